@@ -1,0 +1,4 @@
+/// Placeholder.
+public enum LinkdCLI {
+    public static func main() async {}
+}

@@ -1,0 +1,121 @@
+/// The checks DESIGN.md §3 makes on the whole input before its structure is read: UTF-8, white space, controls,
+/// backslashes and stray `%`.
+enum InputCheck {
+    /// Throws the first refusal `input` earns as a sequence of characters.
+    static func check(_ input: [UInt8]) throws(RouteError) {
+        var firstNonASCII: Int?
+        for (offset, byte) in input.enumerated() {
+            if byte >= 0x80 {
+                firstNonASCII = offset
+                break
+            }
+        }
+        var scalars: [(offset: Int, scalar: Unicode.Scalar)] = []
+        if firstNonASCII != nil {
+            guard let text = String(validating: input, as: UTF8.self) else {
+                throw .refused(.invalidUTF8, part: .input, "the link is not valid UTF-8")
+            }
+            var offset = 0
+            for scalar in text.unicodeScalars {
+                scalars.append((offset, scalar))
+                offset += UTF8.width(scalar)
+            }
+        } else {
+            scalars = input.enumerated().map { ($0.offset, Unicode.Scalar($0.element)) }
+        }
+        if let first = scalars.first?.scalar, let last = scalars.last?.scalar, isWhitespace(first) || isWhitespace(last)
+        {
+            throw .refused(.surroundingWhitespace, part: .input, "the link starts or ends with white space")
+        }
+        for (offset, scalar) in scalars {
+            if isWhitespace(scalar) || isControl(scalar) || scalar == "\\" {
+                let part = locate(offset, in: input)
+                throw .refused(
+                    .invalidCharacter,
+                    part: part,
+                    "\(describe(scalar)) is not allowed in a link (in the \(part.rawValue))"
+                )
+            }
+        }
+        var offset = 0
+        while let percent = input[offset...].firstIndex(of: UInt8(ascii: "%")) {
+            guard percent + 2 < input.count, PercentEncoding.hexValue(input[percent + 1]) != nil,
+                PercentEncoding.hexValue(input[percent + 2]) != nil
+            else {
+                let part = locate(percent, in: input)
+                throw .refused(
+                    .badPercentEncoding,
+                    part: part,
+                    "'%' is not followed by two hex digits in the \(part.rawValue)"
+                )
+            }
+            offset = percent + 3
+        }
+    }
+
+    /// Unicode White_Space (NBSP, U+2028, U+3000 … included).
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII
+            ? (scalar == " " || (scalar.value >= 0x09 && scalar.value <= 0x0D)) : scalar.properties.isWhitespace
+    }
+
+    /// C0 and C1 controls and DEL.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+    }
+
+    private static func describe(_ scalar: Unicode.Scalar) -> String {
+        if scalar == "\\" { return "a backslash" }
+        if scalar == " " { return "a space" }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// The part of the link that holds the byte at `offset`, read the way the parser will read the link.
+    static func locate(_ offset: Int, in input: [UInt8]) -> LinkPart {
+        guard let colon = input.firstIndex(where: { !isSchemeByte($0) }), input[colon] == UInt8(ascii: ":"),
+            colon > 0
+        else { return .input }
+        if offset <= colon { return .scheme }
+        let hash = input.firstIndex(of: UInt8(ascii: "#")) ?? input.count
+        if offset > hash { return .fragment }
+        let question = input[..<hash].firstIndex(of: UInt8(ascii: "?")) ?? hash
+        if offset > question { return .query }
+        let afterScheme = input[(colon + 1)...]
+        if afterScheme.starts(with: "//".utf8) {
+            let start = colon + 3
+            let end = input[start...].firstIndex(where: isAuthorityEnd) ?? input.count
+            if offset < end {
+                // A backslash is where parsers disagree on the host (WHATWG ends the authority there): it is the
+                // host that is ambiguous, whatever follows.
+                if input[offset] == UInt8(ascii: "\\") { return .host }
+                let atSign = input[start..<end].lastIndex(of: UInt8(ascii: "@"))
+                if let atSign, offset < atSign { return .userinfo }
+                return input[start..<end].contains(UInt8(ascii: ":")) && isInPort(offset, input[start..<end])
+                    ? .port : .host
+            }
+        }
+        return .path
+    }
+
+    private static func isInPort(_ offset: Int, _ authority: ArraySlice<UInt8>) -> Bool {
+        guard authority.first != UInt8(ascii: "["), let colon = authority.lastIndex(of: UInt8(ascii: ":")) else {
+            return false
+        }
+        return offset > colon
+    }
+
+    private static func isAuthorityEnd(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+    }
+
+    /// Bytes a scheme may hold after its first letter.
+    static func isSchemeByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            true
+        default: false
+        }
+    }
+}

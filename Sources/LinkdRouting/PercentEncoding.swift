@@ -1,0 +1,111 @@
+/// The WHATWG percent-encode sets a link's parts are written with.
+///
+/// Every set includes the C0 controls and every byte above `0x7E`; each adds its own ASCII characters.
+struct PercentEncodeSet: Sendable {
+    private let low: UInt64
+    private let high: UInt64
+
+    private init(adding characters: String) {
+        var low: UInt64 = 0xFFFF_FFFF  // C0 controls
+        var high: UInt64 = 1 << 63  // DEL
+        for byte in characters.utf8 {
+            if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+        }
+        self.low = low
+        self.high = high
+    }
+
+    /// The C0 control percent-encode set, used for opaque hosts and opaque paths.
+    static let c0Control = PercentEncodeSet(adding: "")
+    /// The fragment percent-encode set.
+    static let fragment = PercentEncodeSet(adding: " \"<>`")
+    /// The query percent-encode set, used for links of non-special schemes.
+    static let query = PercentEncodeSet(adding: " \"#<>")
+    /// The special-query percent-encode set, used for links of special schemes.
+    static let specialQuery = PercentEncodeSet(adding: " \"#<>'")
+    /// The path percent-encode set.
+    static let path = PercentEncodeSet(adding: " \"#<>?^`{}")
+
+    /// Whether `byte` is written percent-encoded.
+    @inline(__always)
+    func contains(_ byte: UInt8) -> Bool {
+        if byte >= 128 { return true }
+        return byte < 64 ? low & (1 << UInt64(byte)) != 0 : high & (1 << UInt64(byte - 64)) != 0
+    }
+}
+
+enum PercentEncoding {
+    static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Appends `bytes` to `output`, percent-encoding those in `set`.
+    static func append(_ bytes: ArraySlice<UInt8>, to output: inout [UInt8], encoding set: PercentEncodeSet) {
+        for byte in bytes {
+            if set.contains(byte) {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            } else {
+                output.append(byte)
+            }
+        }
+    }
+
+    /// The value of an ASCII hex digit, or `nil`.
+    @inline(__always)
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Percent-decodes `bytes` once; with `plusAsSpace`, `+` reads as a space first.
+    ///
+    /// A `%` not followed by two hex digits is kept as it is (the strict parse refuses those before this runs).
+    static func decode(_ bytes: some Collection<UInt8>, plusAsSpace: Bool) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            index = bytes.index(after: index)
+            if byte == UInt8(ascii: "+") && plusAsSpace {
+                output.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%"), index != bytes.endIndex,
+                let high = hexValue(bytes[index]),
+                case let next = bytes.index(after: index), next != bytes.endIndex,
+                let low = hexValue(bytes[next])
+            {
+                output.append(high << 4 | low)
+                index = bytes.index(after: next)
+            } else {
+                output.append(byte)
+            }
+        }
+        return output
+    }
+}
+
+extension PercentEncoding {
+    /// `text` with every byte but the unreserved ones (`A–Z a–z 0–9 - . _ ~`) percent-encoded: safe in a path
+    /// segment and in a form-encoded name or value.
+    static func encodeComponent(_ text: String) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                output.append(byte)
+            default:
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

@@ -1,0 +1,3 @@
+import LinkdCLI
+
+await LinkdCLI.main()
