@@ -42,12 +42,16 @@ public struct Router<Route: Sendable>: Sendable {
     /// Registers `pattern`, built by `build` and, when `print` is given, printed back by it.
     ///
     /// - Throws: ``RouteError/invalidPattern(pattern:problem:)`` when the pattern does not parse.
-    public mutating func add(_ pattern: String, print: Printer? = nil, build: @escaping Builder) throws(RouteError) {
-        add(try RoutePattern(pattern), print: print, build: build)
+    public mutating func add(
+        _ pattern: String,
+        build: @escaping Builder,
+        print: Printer? = nil
+    ) throws(RouteError) {
+        add(try RoutePattern(pattern), build: build, print: print)
     }
 
     /// Registers a parsed pattern.
-    public mutating func add(_ pattern: RoutePattern, print: Printer? = nil, build: @escaping Builder) {
+    public mutating func add(_ pattern: RoutePattern, build: @escaping Builder, print: Printer? = nil) {
         let index = entries.count
         entries.append(Entry(pattern: pattern, build: build, print: print))
         var node = roots[pattern.authorityKey] ?? makeNode()

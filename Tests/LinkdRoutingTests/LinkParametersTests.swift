@@ -1,0 +1,91 @@
+import LinkdRouting
+import Testing
+
+@Suite struct LinkParametersTests {
+    private func parameters(_ text: String) throws -> LinkParameters {
+        try LinkURL(parsing: text).parameters()
+    }
+
+    private func refusal(_ text: String) -> LinkRefusal? {
+        do {
+            _ = try LinkURL(parsing: text).parameters()
+            return nil
+        } catch {
+            return error.refusal
+        }
+    }
+
+    @Test func decodesQueryAsFormURLEncoded() throws {
+        let found = try parameters("https://h.example/reset?token=a%2Bb&next=%2Fhome+page&tokenId=x=y")
+        #expect(found["token"] == "a+b")
+        #expect(found["next"] == "/home page")
+        #expect(found["tokenId"] == "x=y")
+        #expect(found["absent"] == nil)
+    }
+
+    @Test func splitsBeforeDecoding() throws {
+        let found = try parameters("myapp://cb?a=%26b%3Dc&d=%2520")
+        #expect(found["a"] == "&b=c")
+        #expect(found["d"] == "%20")
+        #expect(found.count == 2)
+    }
+
+    @Test func readsFragmentParametersAfterTheLastNumberSign() throws {
+        let found = try parameters("http://localhost:3000/#/#access_token=a.b.c&type=recovery")
+        #expect(found["access_token"] == "a.b.c")
+        #expect(found["type"] == "recovery")
+        #expect(found.contains("/") == false)
+    }
+
+    @Test func keepsQueryBeforeFragmentAndRecordsEachPart() throws {
+        let found = try parameters("myapp://reset?code=1#access_token=t")
+        #expect(found.map(\.name) == ["code", "access_token"])
+        #expect(found.map(\.part) == [.query, .fragment])
+    }
+
+    @Test func keepsPresentButEmptyDistinctFromAbsent() throws {
+        let found = try parameters("myapp://cb?error&sb=&code=x")
+        #expect(found["error"] == "")
+        #expect(found["sb"] == "")
+        #expect(found.contains("error"))
+        #expect(!found.contains("state"))
+    }
+
+    @Test func acceptsSameValueTwiceInOneOrBothParts() throws {
+        let found = try parameters("myapp://cb?code=x&code=x#code=x")
+        #expect(found["code"] == "x")
+        #expect(found.count == 1)
+    }
+
+    @Test func refusesConflictingValuesNamingTheParameter() {
+        #expect(
+            refusal("myapp://cb?code=x#code=y")
+                == LinkRefusal(.conflictingParameter, part: .fragment, "conflicting parameter 'code'")
+        )
+        #expect(
+            refusal("myapp://cb?token=a&token=b")
+                == LinkRefusal(.conflictingParameter, part: .query, "conflicting parameter 'token'")
+        )
+        // Encodings that decode to different values conflict too.
+        #expect(refusal("myapp://cb?t=a+b&t=a%2Bb")?.reason == .conflictingParameter)
+    }
+
+    @Test func countsEveryPieceTowardsTheLimit() throws {
+        let sixtyFour = (0..<32).map { "q\($0)=1" }.joined(separator: "&")
+        let fragment = (0..<32).map { "f\($0)=1" }.joined(separator: "&")
+        #expect(try parameters("myapp://cb?\(sixtyFour)#\(fragment)").count == 64)
+        #expect(refusal("myapp://cb?\(sixtyFour)&#\(fragment)")?.reason == .tooManyParameters)
+        #expect(refusal("myapp://cb?" + String(repeating: "&", count: 64))?.reason == .tooManyParameters)
+        #expect(refusal("myapp://cb?" + String(repeating: "&", count: 64))?.part == .parameters)
+    }
+
+    @Test func refusesValuesThatAreNotUTF8() {
+        #expect(refusal("myapp://cb?token=%FF%FE")?.reason == .invalidUTF8)
+        #expect(refusal("myapp://cb#token=%C3")?.part == .fragment)
+    }
+
+    @Test func decodesUTF8Values() throws {
+        #expect(try parameters("myapp://cb?name=%C3%A9t%C3%A9")["name"] == "\u{E9}t\u{E9}")
+        #expect(try parameters("myapp://cb?name=\u{E9}")["name"] == "\u{E9}")
+    }
+}
