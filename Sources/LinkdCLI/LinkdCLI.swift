@@ -1,4 +1,100 @@
-/// Placeholder.
+import Foundation
+
+/// The `linkd` command line: dispatch to subcommands, help and version, and the one place errors are rendered.
 public enum LinkdCLI {
-    public static func main() async {}
+    /// The version `linkd --version` prints.
+    public static let version = "0.1.0"
+
+    static let commands: [any Command.Type] = [ParseCommand.self]
+
+    static var help: String {
+        var text = """
+            OVERVIEW: Open password-reset and sign-in links in desktop apps, the way Universal Links work on iOS.
+
+            USAGE: linkd <subcommand>
+
+            OPTIONS:
+              --version               Show the version.
+              -h, --help              Show help information.
+
+            SUBCOMMANDS:
+
+            """
+        for command in commands {
+            text += "  " + command.name.padding(to: 24) + command.abstract + "\n"
+        }
+        text += "\n  See 'linkd <subcommand> --help' for detailed help.\n"
+        return text
+    }
+
+    /// Runs `linkd` with the process's arguments and exits with the command's code.
+    public static func main() async -> Never {
+        var arguments: [[UInt8]] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            arguments.append(
+                Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+            )
+        }
+        let code = await run(arguments, console: .standard)
+        exit(code.rawValue)
+    }
+
+    /// Runs `linkd` with `arguments` (the words after the program name, as raw bytes).
+    ///
+    /// - Returns: the exit code of DESIGN.md §4; usage errors print the usage line and return 64.
+    public static func run(_ arguments: [[UInt8]], console: Console) async -> ExitCode {
+        let words = arguments.map { String(decoding: $0, as: UTF8.self) }
+        guard let first = words.first else {
+            console.writeError(help)
+            return .usage
+        }
+        switch first {
+        case "-h", "--help", "help":
+            if words.count > 1, let command = commands.first(where: { $0.name == words[1] }) {
+                console.write(command.help)
+            } else {
+                console.write(help)
+            }
+            return .success
+        case "--version":
+            console.write(version + "\n")
+            return .success
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            return usageError(.unknownCommand(first), console: console)
+        }
+        let rest = Array(arguments.dropFirst())
+        if words.dropFirst().contains(where: { $0 == "-h" || $0 == "--help" }) {
+            console.write(command.help)
+            return .success
+        }
+        let parsed: any Command
+        do {
+            parsed = try command.init(parsing: rest)
+        } catch {
+            return usageError(error, console: console)
+        }
+        return await parsed.run(console)
+    }
+
+    private static func usageError(_ error: CLIError, console: Console) -> ExitCode {
+        let command = error.command.flatMap { name in commands.first { $0.name == name } }
+        var text = "Error: \(error)\n"
+        if let command {
+            text += "Usage: \(command.usage)\n  See 'linkd \(command.name) --help' for more information.\n"
+        } else {
+            text += "Usage: linkd <subcommand>\n  See 'linkd --help' for more information.\n"
+        }
+        console.writeError(text)
+        return .usage
+    }
+}
+
+extension String {
+    fileprivate func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
 }

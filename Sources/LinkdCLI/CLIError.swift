@@ -1,0 +1,28 @@
+/// The error type of the command line: what went wrong with the invocation itself.
+public enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An option the command does not know.
+    case unknownOption(String, command: String)
+    /// A required argument is missing.
+    case missingArgument(String, command: String)
+    /// A subcommand that does not exist.
+    case unknownCommand(String)
+    /// `-` was given more than once; standard input can be read only once.
+    case stdinTwice(command: String)
+
+    /// The command whose usage line goes with the error (`nil` for the top level).
+    public var command: String? {
+        switch self {
+        case .unknownOption(_, let command), .missingArgument(_, let command), .stdinTwice(let command): command
+        case .unknownCommand: nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unknownOption(let option, _): "unknown option '\(option)'"
+        case .missingArgument(let argument, _): "missing expected argument '\(argument)'"
+        case .unknownCommand(let name): "unknown subcommand '\(name)'"
+        case .stdinTwice: "'-' (standard input) may be given only once"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Where a command writes and reads: the process's standard streams, or buffers in tests.
+public struct Console: Sendable {
+    /// Writes to standard output.
+    public var write: @Sendable (String) -> Void
+    /// Writes to standard error.
+    public var writeError: @Sendable (String) -> Void
+    /// Reads the next chunk of standard input; an empty result is the end.
+    public var readInput: @Sendable () -> [UInt8]
+
+    /// Creates a console from its three streams.
+    public init(
+        write: @escaping @Sendable (String) -> Void,
+        writeError: @escaping @Sendable (String) -> Void,
+        readInput: @escaping @Sendable () -> [UInt8]
+    ) {
+        self.write = write
+        self.writeError = writeError
+        self.readInput = readInput
+    }
+
+    /// The process's standard output, standard error and standard input.
+    public static let standard = Console(
+        write: { FileHandle.standardOutput.write(Data($0.utf8)) },
+        writeError: { FileHandle.standardError.write(Data($0.utf8)) },
+        readInput: {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if count >= 0 { return Array(buffer[0..<count]) }
+                if errno != EINTR { return [] }
+            }
+        }
+    )
+}
