@@ -1,8 +1,47 @@
 /// The WHATWG host parser, restricted by DESIGN.md §3: special hosts must be ASCII and hold no `%`.
 enum HostParser {
-    /// Reads the host of a link of a special scheme (`isSpecial`) or an opaque one.
+    /// Reads the host of a link of a special scheme (`isSpecial`) or an opaque one and appends its serialisation.
     ///
     /// - Throws: `bad_host` or `non_ascii_host`, naming the host; an empty host is the caller's to refuse.
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>.SubSequence,
+        isSpecial: Bool,
+        into output: inout OutputBuffer
+    ) throws(RouteError) -> LinkURL.Layout.HostKind {
+        // The common cases: a lower-case ASCII name, or a custom scheme's plain host; nothing to change.
+        if isSpecial && !bytes.contains(where: needsDomainWork) && !IPv4Parser.mayEndInNumber(bytes) {
+            output.append(bytes)
+            return .domain
+        }
+        if !isSpecial && !bytes.contains(where: needsOpaqueWork) {
+            output.append(bytes)
+            return .opaque
+        }
+        let host = try parse(Array(bytes)[...], isSpecial: isSpecial)
+        output.append(host.description)
+        switch host {
+        case .domain: return .domain
+        case .opaque: return .opaque
+        case .ipv4(let address): return .ipv4(address)
+        case .ipv6(let address): return .ipv6(address)
+        }
+    }
+
+    /// Bytes that make an opaque host more than a copy: non-ASCII, `[`, and the forbidden host code points.
+    private static func needsOpaqueWork(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || byte == UInt8(ascii: "[") || isForbiddenHostByte(byte)
+    }
+
+    /// Bytes that make a special host more than a copy: upper case, `-` (for `xn--`), and everything that is
+    /// refused or read specially.
+    private static func needsDomainWork(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."): false
+        default: true
+        }
+    }
+
+    /// Reads the host of a link of a special scheme (`isSpecial`) or an opaque one.
     static func parse(_ bytes: ArraySlice<UInt8>, isSpecial: Bool) throws(RouteError) -> LinkHost {
         let text = String(decoding: bytes, as: UTF8.self)
         if bytes.first == UInt8(ascii: "[") {
@@ -84,6 +123,14 @@ enum IPv4Parser {
         guard let last = labels.last, !last.isEmpty else { return false }
         if last.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) { return true }
         return parseNumber(last) != nil
+    }
+
+    /// A quick test that lets most names skip ``endsInNumber(_:)``: whether the last label starts with a digit.
+    static func mayEndInNumber(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        var end = bytes.endIndex
+        if end > bytes.startIndex && bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        let lastDot = bytes[bytes.startIndex..<end].lastIndex(of: UInt8(ascii: ".")).map { $0 + 1 } ?? bytes.startIndex
+        return lastDot < end && bytes[lastDot] >= UInt8(ascii: "0") && bytes[lastDot] <= UInt8(ascii: "9")
     }
 
     /// The address, or `nil` when a part is not a number or a value is out of range.

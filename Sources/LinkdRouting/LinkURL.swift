@@ -3,7 +3,8 @@
 ///
 /// Build one with ``init(parsing:)-(String)``; every refusal is a ``RouteError/refused(_:)`` naming the reason and
 /// the part. The properties named like the URL API (``href``, ``protocol``, ``hostname``, ``pathname`` …) return
-/// exactly what a browser's `URL` object returns for the same input.
+/// exactly what a browser's `URL` object returns for the same input. A link is stored as its serialisation and
+/// the offsets of its parts, so reading it allocates once.
 ///
 /// ```swift
 /// let link = try LinkURL(parsing: "myapp://reset#access_token=…&type=recovery")
@@ -20,68 +21,100 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     /// The special schemes that may reach linkd, with their default ports.
     static let specialSchemes: [String: UInt16] = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21]
 
-    /// The scheme in lower case, without the colon.
-    public let scheme: String
-    /// The host, or `nil` when the link has no `//` authority (`myapp:reset`, `myapp:/reset`).
-    public let host: LinkHost?
-    /// The port, or `nil` when it is absent or the scheme's default.
-    public let port: UInt16?
-    /// The path as the URL API's `pathname` serialises it (percent-encoded).
-    public let pathname: String
-    /// Whether the path is opaque (`myapp:reset`): one string, not `/`-separated segments.
-    public let hasOpaquePath: Bool
-    /// The query without its `?`, percent-encoded; `nil` when there is no `?`.
-    public let query: String?
-    /// The fragment without its `#`, percent-encoded; `nil` when there is no `#`.
-    public let fragment: String?
+    /// Where each part stands in ``href``, as UTF-8 offsets.
+    struct Layout: Sendable {
+        enum HostKind: Sendable {
+            case domain
+            case opaque
+            case ipv4(UInt32)
+            case ipv6(IPv6Address)
+        }
 
-    init(
-        scheme: String,
-        host: LinkHost?,
-        port: UInt16?,
-        pathname: String,
-        hasOpaquePath: Bool,
-        query: String?,
-        fragment: String?
-    ) {
-        self.scheme = scheme
-        self.host = host
-        self.port = port
-        self.pathname = pathname
-        self.hasOpaquePath = hasOpaquePath
-        self.query = query
-        self.fragment = fragment
+        var schemeEnd: Int
+        var hostKind: HostKind?
+        var hostRange: Range<Int>
+        var port: UInt16?
+        var pathRange: Range<Int>
+        var hasOpaquePath: Bool
+        var queryRange: Range<Int>?
+        var fragmentRange: Range<Int>?
+        /// The `&`s of query and fragment (fewer than ``InputScan/ampersandCap`` means all of them).
+        var ampersands: [Int]
+        /// The `%`s of query and fragment.
+        var percents: [Int]
+        /// Where the fragment's parameters start: after its last `#`.
+        var fragmentParametersStart: Int
+    }
+
+    /// The serialised link, as the URL API's `href`.
+    public let href: String
+    let layout: Layout
+
+    init(href: String, layout: Layout) {
+        self.href = href
+        self.layout = layout
     }
 
     /// Parses `text` strictly.
     ///
     /// - Throws: ``RouteError/refused(_:)`` with the first rule of DESIGN.md §3 that `text` breaks.
     public init(parsing text: String) throws(RouteError) {
-        self = try LinkURLParser.parse(Array(text.utf8))
+        var text = text
+        // `withUTF8` rethrows untyped errors; carry the typed one out in a `Result`.
+        let result = text.withUTF8 { bytes in Result { () throws(RouteError) in try LinkURLParser.parse(bytes) } }
+        self = try result.get()
     }
 
     /// Parses raw bytes strictly; bytes that are not UTF-8 are refused as `invalid_utf8`.
     ///
     /// - Throws: ``RouteError/refused(_:)`` with the first rule of DESIGN.md §3 that `bytes` break.
     public init(parsing bytes: some Collection<UInt8>) throws(RouteError) {
-        self = try LinkURLParser.parse(Array(bytes))
+        let array = Array(bytes)
+        let result = array.withUnsafeBufferPointer { bytes in
+            Result { () throws(RouteError) in try LinkURLParser.parse(bytes) }
+        }
+        self = try result.get()
     }
+
+    /// Calls `body` with `href`'s bytes (always ASCII: the serialisation percent-encodes everything else).
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = href.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(href.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// `href`'s UTF-8 bytes from `range`.
+    func text(_ range: Range<Int>) -> Substring {
+        let utf8 = href.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        let end = utf8.index(start, offsetBy: range.count)
+        return Substring(utf8[start..<end])
+    }
+
+    /// The scheme in lower case, without the colon.
+    public var scheme: String { String(text(0..<layout.schemeEnd)) }
+    /// The host, or `nil` when the link has no `//` authority (`myapp:reset`, `myapp:/reset`).
+    public var host: LinkHost? {
+        switch layout.hostKind {
+        case nil: nil
+        case .domain: .domain(String(text(layout.hostRange)))
+        case .opaque: .opaque(String(text(layout.hostRange)))
+        case .ipv4(let address): .ipv4(address)
+        case .ipv6(let address): .ipv6(address)
+        }
+    }
+    /// The port, or `nil` when it is absent or the scheme's default.
+    public var port: UInt16? { layout.port }
+    /// The path as the URL API's `pathname` serialises it (percent-encoded).
+    public var pathname: String { String(text(layout.pathRange)) }
+    /// Whether the path is opaque (`myapp:reset`): one string, not `/`-separated segments.
+    public var hasOpaquePath: Bool { layout.hasOpaquePath }
+    /// The query without its `?`, percent-encoded; `nil` when there is no `?`.
+    public var query: String? { layout.queryRange.map { String(text($0)) } }
+    /// The fragment without its `#`, percent-encoded; `nil` when there is no `#`.
+    public var fragment: String? { layout.fragmentRange.map { String(text($0)) } }
 
     /// Whether the scheme is one of the WHATWG special schemes (`http`, `https`, `ws`, `wss`, `ftp`).
     public var isSpecial: Bool { Self.specialSchemes[scheme] != nil }
-
-    /// The serialised link, as the URL API's `href`.
-    public var href: String {
-        var text = scheme + ":"
-        if let host {
-            text += "//" + host.description
-            if let port { text += ":" + String(port) }
-        }
-        text += pathname
-        if let query { text += "?" + query }
-        if let fragment { text += "#" + fragment }
-        return text
-    }
 
     /// The URL API's `protocol`: the scheme and a colon.
     public var `protocol`: String { scheme + ":" }
@@ -90,22 +123,31 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     /// The URL API's `password`: always empty, since a link with userinfo is refused.
     public var password: String { "" }
     /// The URL API's `hostname`: the serialised host, or empty.
-    public var hostname: String { host?.description ?? "" }
+    public var hostname: String { layout.hostKind == nil ? "" : String(text(layout.hostRange)) }
     /// The URL API's `port`: the digits, or empty when absent or default.
     public var portText: String { port.map { String($0) } ?? "" }
     /// The URL API's `search`: `?` and the query, or empty when the query is absent or empty.
-    public var search: String { query.map { $0.isEmpty ? "" : "?" + $0 } ?? "" }
+    public var search: String { layout.queryRange.map { $0.isEmpty ? "" : "?" + text($0) } ?? "" }
     /// The URL API's `hash`: `#` and the fragment, or empty when the fragment is absent or empty.
-    public var hash: String { fragment.map { $0.isEmpty ? "" : "#" + $0 } ?? "" }
+    public var hash: String { layout.fragmentRange.map { $0.isEmpty ? "" : "#" + text($0) } ?? "" }
+
+    /// Scheme, host and port as they stand at the start of ``href`` (`myapp://reset`, `https://h.example:8443`);
+    /// `nil` without a host.
+    var authorityText: Substring? { layout.hostKind == nil ? nil : text(0..<layout.pathRange.lowerBound) }
 
     /// The path's segments, still percent-encoded, without the leading `/`; an opaque path is one segment.
     ///
     /// `https://h/` has one empty segment, `myapp://reset` none.
     public var pathSegments: [Substring] {
-        if hasOpaquePath { return [pathname[...]] }
-        guard !pathname.isEmpty else { return [] }
-        return pathname.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let path = text(layout.pathRange)
+        if hasOpaquePath { return [path] }
+        guard !path.isEmpty else { return [] }
+        return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
     }
 
     public var description: String { href }
+
+    public static func == (lhs: LinkURL, rhs: LinkURL) -> Bool { lhs.href == rhs.href }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(href) }
 }

@@ -1,27 +1,56 @@
 /// The strict parser behind ``LinkURL``: the WHATWG basic URL parser for absolute URLs without a base, with the
 /// refusals of DESIGN.md §3 in place of the standard's error recovery.
+///
+/// It reads the input once (``InputScan``), then writes the serialisation into one buffer, noting where each part
+/// stands.
 enum LinkURLParser {
+    typealias Bytes = UnsafeBufferPointer<UInt8>
     private static let colon = UInt8(ascii: ":")
     private static let slash = UInt8(ascii: "/")
     private static let question = UInt8(ascii: "?")
     private static let numberSign = UInt8(ascii: "#")
 
-    static func parse(_ input: [UInt8]) throws(RouteError) -> LinkURL {
+    static func parse(_ input: Bytes) throws(RouteError) -> LinkURL {
         guard input.count <= LinkURL.maximumLength else {
             throw .refused(.tooLong, part: .input, "the link is longer than \(LinkURL.maximumLength) bytes")
         }
         guard !input.isEmpty else { throw .refused(.empty, part: .input, "the link is empty") }
-        try InputCheck.check(input)
+        let scan = try InputScan(input)
+        // Percent-encoding at most triples a byte; a normalised IPv4 or IPv6 host grows by fewer than 48 bytes.
+        let capacity = (scan.needsEncoding ? input.count * 3 : input.count) + 48
+        var failure: RouteError?
+        var layout: LinkURL.Layout?
+        let href = String(unsafeUninitializedCapacity: capacity) { buffer in
+            var output = OutputBuffer(buffer)
+            do throws(RouteError) {
+                layout = try serialise(input, scan, into: &output)
+            } catch {
+                failure = error
+            }
+            return output.count
+        }
+        if let failure { throw failure }
+        guard let layout else { preconditionFailure("serialise either fails or lays the link out") }
+        return LinkURL(href: href, layout: layout)
+    }
 
-        let (scheme, afterScheme) = try readScheme(input)
-        let defaultPort = LinkURL.specialSchemes[scheme]
+    /// Writes the serialisation of `input` and returns where its parts stand.
+    private static func serialise(
+        _ input: Bytes,
+        _ scan: InputScan,
+        into output: inout OutputBuffer
+    ) throws(RouteError) -> LinkURL.Layout {
+        let (afterScheme, defaultPort) = try readScheme(input, into: &output)
+        let schemeEnd = output.count - 1
         let isSpecial = defaultPort != nil
         var index = afterScheme
-        var host: LinkHost?
+        var hostKind: LinkURL.Layout.HostKind?
+        var hostRange = 0..<0
         var port: UInt16?
         let hasAuthority = input[index...].starts(with: "//".utf8)
         if isSpecial {
             guard hasAuthority, index + 2 == input.count || input[index + 2] != slash else {
+                let scheme = String(decoding: output.written[..<schemeEnd], as: UTF8.self)
                 throw .refused(
                     .badAuthority,
                     part: .host,
@@ -30,38 +59,98 @@ enum LinkURLParser {
             }
         }
         if hasAuthority {
-            (host, port, index) = try readAuthority(input, from: index + 2, isSpecial: isSpecial)
+            output.append(slash)
+            output.append(slash)
+            let hostStart = output.count
+            (hostKind, port, index) = try readAuthority(input, from: index + 2, isSpecial: isSpecial, into: &output)
+            hostRange = hostStart..<output.count
             if port == defaultPort { port = nil }
+            if let port {
+                output.append(colon)
+                output.append(String(port))
+            }
         }
 
-        let pathEnd = input[index...].firstIndex { $0 == question || $0 == numberSign } ?? input.count
-        let hasOpaquePath = host == nil && (index == input.count || input[index] != slash)
-        let pathname = try readPath(input[index..<pathEnd], isSpecial: isSpecial, isOpaque: hasOpaquePath)
+        let queryMark = scan.firstQuestion.map { Swift.max($0, index) }
+        let pathEnd = queryMark ?? scan.firstHash ?? input.count
+        let hasOpaquePath = hostKind == nil && (index == input.count || input[index] != slash)
+        let pathStart = output.count
+        try readPath(input[index..<pathEnd], isSpecial: isSpecial, isOpaque: hasOpaquePath, into: &output)
+        let pathRange = pathStart..<output.count
 
-        var query: String?
-        var fragmentStart = pathEnd
-        if pathEnd < input.count && input[pathEnd] == question {
-            let queryEnd = input[pathEnd...].firstIndex(of: numberSign) ?? input.count
-            query = encode(input[(pathEnd + 1)..<queryEnd], isSpecial ? .specialQuery : .query)
-            fragmentStart = queryEnd
+        var queryRange: Range<Int>?
+        if let queryMark, queryMark < input.count, input[queryMark] == question {
+            output.append(question)
+            let start = output.count
+            let end = scan.firstHash ?? input.count
+            append(input[(queryMark + 1)..<end], isSpecial ? .specialQuery : .query, scan, to: &output)
+            queryRange = start..<output.count
         }
-        var fragment: String?
-        if fragmentStart < input.count {
-            fragment = encode(input[(fragmentStart + 1)...], .fragment)
+        var fragmentRange: Range<Int>?
+        var fragmentParametersStart = output.count
+        if let hash = scan.firstHash {
+            output.append(numberSign)
+            let start = output.count
+            append(input[(hash + 1)...], .fragment, scan, to: &output)
+            fragmentRange = start..<output.count
+            // Hash-router sites produce `…/#/#access_token=…`: the parameters follow the last `#`.
+            fragmentParametersStart = output.count - (input.count - (scan.lastHash ?? hash) - 1)
         }
-        return LinkURL(
-            scheme: scheme,
-            host: host,
+        var ampersands: [Int]
+        var percents: [Int]
+        let firstParameterByte = queryRange?.lowerBound ?? fragmentRange?.lowerBound ?? output.count
+        let scanIsComplete =
+            scan.ampersands.count < InputScan.ampersandCap && scan.percents.count < InputScan.ampersandCap
+        if scan.needsEncoding || !scanIsComplete {
+            let written = output.written
+            ampersands = written.indices[firstParameterByte...].filter { written[$0] == UInt8(ascii: "&") }
+            percents = written.indices[firstParameterByte...].filter { written[$0] == UInt8(ascii: "%") }
+        } else {
+            // Nothing after the host was re-encoded, so every `&` and `%` moved by the same amount.
+            let shift = output.count - input.count
+            ampersands = scan.ampersands
+            percents = scan.percents
+            Self.shift(&ampersands, by: shift, keepingFrom: firstParameterByte)
+            Self.shift(&percents, by: shift, keepingFrom: firstParameterByte)
+        }
+        return LinkURL.Layout(
+            schemeEnd: schemeEnd,
+            hostKind: hostKind,
+            hostRange: hostRange,
             port: port,
-            pathname: pathname,
+            pathRange: pathRange,
             hasOpaquePath: hasOpaquePath,
-            query: query,
-            fragment: fragment
+            queryRange: queryRange,
+            fragmentRange: fragmentRange,
+            ampersands: ampersands,
+            percents: percents,
+            fragmentParametersStart: fragmentParametersStart
         )
     }
 
-    /// Reads `scheme:`; returns the scheme in lower case and the index after the colon.
-    private static func readScheme(_ input: [UInt8]) throws(RouteError) -> (String, Int) {
+    /// Moves input offsets to output offsets in place, dropping those before the parameters.
+    private static func shift(_ offsets: inout [Int], by shift: Int, keepingFrom first: Int) {
+        guard !offsets.isEmpty else { return }
+        if shift != 0 {
+            for index in offsets.indices { offsets[index] += shift }
+        }
+        if let firstKept = offsets.firstIndex(where: { $0 >= first }) {
+            if firstKept > 0 { offsets.removeFirst(firstKept) }
+        } else {
+            offsets.removeAll()
+        }
+    }
+
+    /// The special schemes and their default ports, as bytes.
+    private static let specialSchemes: [([UInt8], UInt16)] = LinkURL.specialSchemes.map {
+        (Array($0.key.utf8), $0.value)
+    }
+    private static let blockedSchemes: [[UInt8]] = LinkURL.blockedSchemes.map { Array($0.utf8) }
+
+    /// Reads `scheme:` and writes it in lower case with its colon; returns the index after the colon and, for a
+    /// special scheme, its default port.
+    private static func readScheme(_ input: Bytes, into output: inout OutputBuffer) throws(RouteError) -> (Int, UInt16?)
+    {
         let noScheme = RouteError.refused(
             .noScheme,
             part: .scheme,
@@ -73,19 +162,28 @@ enum LinkURLParser {
         guard let end = input.firstIndex(where: { !InputCheck.isSchemeByte($0) }), input[end] == colon else {
             throw noScheme
         }
-        let scheme = String(decoding: input[..<end].map { $0 | (($0 >= 0x41 && $0 <= 0x5A) ? 0x20 : 0) }, as: UTF8.self)
-        if LinkURL.blockedSchemes.contains(scheme) {
-            throw .refused(.blockedScheme, part: .scheme, "the scheme '\(scheme)' is never a link")
+        for byte in input[..<end] { output.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+        let scheme = output.written
+        if blockedSchemes.contains(where: { ByteKeyTable.equal($0, scheme) }) {
+            throw .refused(
+                .blockedScheme,
+                part: .scheme,
+                "the scheme '\(String(decoding: scheme, as: UTF8.self))' is never a link"
+            )
         }
-        return (scheme, end + 1)
+        let defaultPort = specialSchemes.first { ByteKeyTable.equal($0.0, scheme) }?.1
+        output.append(colon)
+        return (end + 1, defaultPort)
     }
 
-    /// Reads host and port from `start` up to the first `/`, `?` or `#`; returns them and where the path starts.
+    /// Reads host and port from `start` up to the first `/`, `?` or `#`, writing the host; returns its kind, the
+    /// port and where the path starts.
     private static func readAuthority(
-        _ input: [UInt8],
+        _ input: Bytes,
         from start: Int,
-        isSpecial: Bool
-    ) throws(RouteError) -> (LinkHost?, UInt16?, Int) {
+        isSpecial: Bool,
+        into output: inout OutputBuffer
+    ) throws(RouteError) -> (LinkURL.Layout.HostKind, UInt16?, Int) {
         let end = input[start...].firstIndex { $0 == slash || $0 == question || $0 == numberSign } ?? input.count
         let authority = input[start..<end]
         if authority.contains(UInt8(ascii: "@")) {
@@ -103,19 +201,19 @@ enum LinkURLParser {
             portStart = separator + 1
         }
         let hostBytes = input[start..<hostEnd]
-        var host: LinkHost
+        let kind: LinkURL.Layout.HostKind
         if hostBytes.isEmpty {
             guard !isSpecial else { throw .refused(.badHost, part: .host, "the link has no host") }
             guard portStart == nil else { throw .refused(.badHost, part: .host, "the link has a port but no host") }
-            host = .opaque("")
+            kind = .opaque
         } else {
-            host = try HostParser.parse(hostBytes, isSpecial: isSpecial)
+            kind = try HostParser.parse(hostBytes, isSpecial: isSpecial, into: &output)
         }
         let port = try portStart.flatMap { (start) throws(RouteError) in try readPort(input[start..<end]) }
-        return (host, port, end)
+        return (kind, port, end)
     }
 
-    private static func readPort(_ digits: ArraySlice<UInt8>) throws(RouteError) -> UInt16? {
+    private static func readPort(_ digits: Bytes.SubSequence) throws(RouteError) -> UInt16? {
         guard !digits.isEmpty else { return nil }
         let text = String(decoding: digits, as: UTF8.self)
         var value = 0
@@ -131,12 +229,13 @@ enum LinkURLParser {
         return UInt16(value)
     }
 
-    /// Reads and percent-encodes the path; refuses dot segments, which the standard would resolve away.
+    /// Writes the path percent-encoded; refuses dot segments, which the standard would resolve away.
     private static func readPath(
-        _ bytes: ArraySlice<UInt8>,
+        _ bytes: Bytes.SubSequence,
         isSpecial: Bool,
-        isOpaque: Bool
-    ) throws(RouteError) -> String {
+        isOpaque: Bool,
+        into output: inout OutputBuffer
+    ) throws(RouteError) {
         for segment in bytes.split(separator: slash, omittingEmptySubsequences: false) where isDotSegment(segment) {
             throw .refused(
                 .dotSegment,
@@ -144,13 +243,17 @@ enum LinkURLParser {
                 "the path holds the dot segment '\(String(decoding: segment, as: UTF8.self))'"
             )
         }
-        if isOpaque { return encode(bytes, .c0Control) }
-        if bytes.isEmpty { return isSpecial ? "/" : "" }
-        return encode(bytes, .path)
+        if bytes.isEmpty && isSpecial && !isOpaque {
+            output.append(slash)
+        } else if bytes.contains(where: { PercentEncodeSet.path.contains($0) }) {
+            PercentEncoding.append(bytes, to: &output, encoding: isOpaque ? .c0Control : .path)
+        } else {
+            output.append(bytes)
+        }
     }
 
     /// `.`, `..` and their percent-encoded spellings (`%2e`, `.%2E` …).
-    private static func isDotSegment(_ segment: ArraySlice<UInt8>) -> Bool {
+    private static func isDotSegment(_ segment: Bytes.SubSequence) -> Bool {
         guard !segment.isEmpty, segment.count <= 6 else { return false }
         var dots = 0
         var index = segment.startIndex
@@ -169,10 +272,17 @@ enum LinkURLParser {
         return dots <= 2
     }
 
-    private static func encode(_ bytes: ArraySlice<UInt8>, _ set: PercentEncodeSet) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + 8)
-        PercentEncoding.append(bytes, to: &output, encoding: set)
-        return String(decoding: output, as: UTF8.self)
+    /// Appends `bytes`, percent-encoding those in `set` when the scan saw any such byte at all.
+    private static func append(
+        _ bytes: Bytes.SubSequence,
+        _ set: PercentEncodeSet,
+        _ scan: InputScan,
+        to output: inout OutputBuffer
+    ) {
+        if scan.needsEncoding {
+            PercentEncoding.append(bytes, to: &output, encoding: set)
+        } else {
+            output.append(bytes)
+        }
     }
 }

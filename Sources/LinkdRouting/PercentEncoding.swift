@@ -38,7 +38,11 @@ enum PercentEncoding {
     static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// Appends `bytes` to `output`, percent-encoding those in `set`.
-    static func append(_ bytes: ArraySlice<UInt8>, to output: inout [UInt8], encoding set: PercentEncodeSet) {
+    static func append(
+        _ bytes: some Collection<UInt8>,
+        to output: inout some ByteOutput,
+        encoding set: PercentEncodeSet
+    ) {
         for byte in bytes {
             if set.contains(byte) {
                 output.append(UInt8(ascii: "%"))

@@ -6,11 +6,18 @@ extension Router {
     ///
     /// For a link that does match, the candidates that did not are explained all the same.
     public func explain(_ link: LinkURL) -> RouteExplanation {
-        let segments = (try? Self.decodedSegments(of: link)) ?? []
-        return explanation(for: link, segments: segments, failures: [:])
+        explanation(for: link, failures: [:])
     }
 
-    func explanation(for link: LinkURL, segments: [String], failures: [Int: LinkRefusal]) -> RouteExplanation {
+    func explanation(for link: LinkURL, failures: [Int: LinkRefusal]) -> RouteExplanation {
+        let segments = link.withBytes { bytes in
+            ((try? link.routingSegments(bytes)) ?? []).map { segment in
+                switch segment {
+                case .raw(let range): String(decoding: bytes[range], as: UTF8.self)
+                case .decoded(let decoded): String(decoding: decoded, as: UTF8.self)
+                }
+            }
+        }
         var ranked: [(score: Int, candidate: RouteExplanation.Candidate)] = []
         for (index, entry) in entries.enumerated() {
             let mismatch: RouteExplanation.Mismatch

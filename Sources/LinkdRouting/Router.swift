@@ -22,16 +22,8 @@ public struct Router<Route: Sendable>: Sendable {
         let print: Printer?
     }
 
-    struct Node: Sendable {
-        var literals: [String: Int] = [:]
-        var capture: Int?
-        var terminal: [Int] = []
-        var rest: [Int] = []
-    }
-
     private(set) var entries: [Entry] = []
-    private var nodes: [Node] = []
-    private var roots: [String: Int] = [:]
+    private var trie = RouteTrie()
 
     /// Creates a router with no routes.
     public init() {}
@@ -52,31 +44,8 @@ public struct Router<Route: Sendable>: Sendable {
 
     /// Registers a parsed pattern.
     public mutating func add(_ pattern: RoutePattern, build: @escaping Builder, print: Printer? = nil) {
-        let index = entries.count
+        trie.insert(pattern, entry: entries.count)
         entries.append(Entry(pattern: pattern, build: build, print: print))
-        var node = roots[pattern.authorityKey] ?? makeNode()
-        roots[pattern.authorityKey] = node
-        for segment in pattern.segments {
-            switch segment {
-            case .literal(let text):
-                let child = nodes[node].literals[text] ?? makeNode()
-                nodes[node].literals[text] = child
-                node = child
-            case .capture:
-                let child = nodes[node].capture ?? makeNode()
-                nodes[node].capture = child
-                node = child
-            case .rest:
-                nodes[node].rest.append(index)
-                return
-            }
-        }
-        nodes[node].terminal.append(index)
-    }
-
-    private mutating func makeNode() -> Int {
-        nodes.append(Node())
-        return nodes.count - 1
     }
 
     /// The route for `link`.
@@ -85,17 +54,37 @@ public struct Router<Route: Sendable>: Sendable {
     ///   ``RouteError/unmatched(_:)`` with the nearest candidates when no pattern matches.
     public func route(_ link: LinkURL) throws(RouteError) -> Route {
         let parameters = try link.parameters()
-        let segments = try Self.decodedSegments(of: link)
+        let lookup = link.withBytes { bytes -> Result<([RouteTrie.Candidate], [String]), RouteError> in
+            do throws(RouteError) {
+                let segments = try link.routingSegments(bytes)
+                guard link.layout.hostKind != nil else { return .success(([], [])) }
+                let authority = 0..<link.layout.pathRange.lowerBound
+                let candidates = trie.candidates(bytes, authority: authority, segments: segments)
+                let texts = candidates.isEmpty ? [] : segments.map { Self.text(of: $0, in: bytes) }
+                return .success((candidates, texts))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let (candidates, segments) = try lookup.get()
         var failures: [Int: LinkRefusal] = [:]
-        if let host = link.host,
-            let root = roots[RoutePattern.authorityKey(scheme: link.scheme, host: host.description, port: link.port)]
-        {
-            let context = Context(link: link, segments: segments, parameters: parameters)
-            if let route = search(root, depth: 0, context, &failures) { return route }
+        for candidate in candidates {
+            let entry = entries[candidate.entry]
+            let match = RouteMatch(
+                link: link,
+                pattern: entry.pattern,
+                captures: Self.captures(of: entry.pattern, segments: segments, restFrom: candidate.restFrom),
+                parameters: parameters
+            )
+            do {
+                return try entry.build(match)
+            } catch {
+                failures[candidate.entry] = error.refusal ?? LinkRefusal(.badValue, part: .path, error.description)
+            }
         }
         let ownFault = failures.sorted { $0.key < $1.key }.first { $0.value.part != .path }
         if let refusal = ownFault?.value { throw .refused(refusal) }
-        throw .unmatched(explanation(for: link, segments: segments, failures: failures))
+        throw .unmatched(explanation(for: link, failures: failures))
     }
 
     /// Parses `text` strictly and routes it.
@@ -105,72 +94,22 @@ public struct Router<Route: Sendable>: Sendable {
         try route(LinkURL(parsing: text))
     }
 
-    private struct Context {
-        let link: LinkURL
-        let segments: [String]
-        let parameters: LinkParameters
+    private static func text(of segment: RouteTrie.Segment, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        switch segment {
+        case .raw(let range): String(decoding: bytes[range], as: UTF8.self)
+        case .decoded(let decoded): String(decoding: decoded, as: UTF8.self)
+        }
     }
 
-    private func search(_ node: Int, depth: Int, _ context: Context, _ failures: inout [Int: LinkRefusal]) -> Route? {
-        let current = nodes[node]
-        if depth == context.segments.count {
-            return firstBuilt(current.terminal, context, restFrom: nil, &failures)
-        }
-        if let child = current.literals[context.segments[depth]],
-            let route = search(child, depth: depth + 1, context, &failures)
-        {
-            return route
-        }
-        if let child = current.capture, let route = search(child, depth: depth + 1, context, &failures) {
-            return route
-        }
-        return firstBuilt(current.rest, context, restFrom: depth, &failures)
-    }
-
-    private func firstBuilt(
-        _ candidates: [Int],
-        _ context: Context,
-        restFrom: Int?,
-        _ failures: inout [Int: LinkRefusal]
-    ) -> Route? {
-        for index in candidates {
-            let entry = entries[index]
-            var captures: [String: String] = [:]
-            for (position, segment) in entry.pattern.segments.enumerated() {
-                switch segment {
-                case .literal: continue
-                case .capture(let name): captures[name] = context.segments[position]
-                case .rest(let name):
-                    captures[name] = context.segments[(restFrom ?? position)...].joined(separator: "/")
-                }
-            }
-            let match = RouteMatch(
-                link: context.link,
-                pattern: entry.pattern,
-                captures: captures,
-                parameters: context.parameters
-            )
-            do {
-                return try entry.build(match)
-            } catch {
-                failures[index] = error.refusal ?? LinkRefusal(.badValue, part: .path, error.description)
+    private static func captures(of pattern: RoutePattern, segments: [String], restFrom: Int?) -> [String: String] {
+        var captures: [String: String] = [:]
+        for (position, segment) in pattern.segments.enumerated() {
+            switch segment {
+            case .literal: continue
+            case .capture(let name): captures[name] = segments[position]
+            case .rest(let name): captures[name] = segments[(restFrom ?? position)...].joined(separator: "/")
             }
         }
-        return nil
-    }
-
-    /// The link's path segments, percent-decoded, without a trailing empty one.
-    static func decodedSegments(of link: LinkURL) throws(RouteError) -> [String] {
-        guard link.host != nil else { return [] }
-        var raw = link.pathSegments
-        if raw.last?.isEmpty == true { raw.removeLast() }
-        var segments: [String] = []
-        segments.reserveCapacity(raw.count)
-        for segment in raw {
-            guard let text = String(validating: PercentEncoding.decode(segment.utf8, plusAsSpace: false), as: UTF8.self)
-            else { throw .refused(.invalidUTF8, part: .path, "a path segment does not decode to UTF-8") }
-            segments.append(text)
-        }
-        return segments
+        return captures
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+import LinkdRouting
+
+/// `linkd-bench route`: strict parse + route of realistic reset links against 10, 100 and 1,000 patterns, next to
+/// Foundation's `URLComponents(string:)` on the same links, measured in the same run.
+enum RouteBenchmark {
+    enum BenchRoute: Sendable {
+        case reset(Int)
+        case filler(Int)
+    }
+
+    /// A router with `count` patterns: the four the links use, then fillers on other schemes, hosts and paths.
+    static func makeRouter(patterns count: Int) throws -> Router<BenchRoute> {
+        var router = Router<BenchRoute>()
+        let real = [
+            "com.example.notes://reset", "https://notes.example.com/reset", "https://notes.example.com/auth/confirm",
+            "http://localhost:3000/",
+        ]
+        for (index, pattern) in real.enumerated() {
+            try router.add(pattern) { match throws(RouteError) in
+                .reset(index + match.parameters.count)
+            }
+        }
+        for index in real.count..<count {
+            let pattern =
+                switch index % 3 {
+                case 0: "app\(index).example://note/{id}"
+                case 1: "https://h\(index).example.com/item/{id}/edit"
+                default: "com.example.notes://section\(index)/{rest...}"
+                }
+            try router.add(pattern) { match throws(RouteError) in .filler(try match.capture("id", as: Int.self)) }
+        }
+        return router
+    }
+
+    /// Nanoseconds per link: the median of `rounds` timed passes over `links`, each pass repeated `repeats` times.
+    static func measure(_ links: [String], rounds: Int = 15, repeats: Int = 400, _ body: (String) -> Int) -> Double {
+        var sink = 0
+        var samples: [Double] = []
+        for _ in 0..<rounds {
+            let start = ContinuousClock.now
+            for _ in 0..<repeats {
+                for link in links { sink &+= body(link) }
+            }
+            let elapsed = ContinuousClock.now - start
+            let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+            samples.append(nanoseconds / Double(repeats * links.count))
+        }
+        if sink == 42 { print("") }
+        return samples.sorted()[samples.count / 2]
+    }
+
+    static func run() {
+        let links = BenchLinks.all
+        var results: [(String, String)] = [("links", String(links.count))]
+        results.append(("link_bytes_mean", String(links.map(\.utf8.count).reduce(0, +) / links.count)))
+        var perCount: [Int: Double] = [:]
+        for count in [10, 100, 1_000] {
+            guard let router = try? makeRouter(patterns: count) else { preconditionFailure("bench patterns parse") }
+            for link in links {
+                guard case .reset = try? router.route(link) else { preconditionFailure("bench link \(link) routes") }
+            }
+            perCount[count] = measure(links) { link in
+                switch try? router.route(LinkURL(parsing: link)) {
+                case .reset(let value), .filler(let value): value
+                case nil: -1
+                }
+            }
+        }
+        let baseline = measure(links) { link in URLComponents(string: link)?.host?.utf8.count ?? -1 }
+        let at10 = perCount[10] ?? .nan
+        let at1000 = perCount[1_000] ?? .nan
+        results.append(("ns_per_link_10", format(at10)))
+        results.append(("ns_per_link_100", format(perCount[100] ?? .nan)))
+        results.append(("ns_per_link_1000", format(at1000)))
+        results.append(("ns_per_link_urlcomponents", format(baseline)))
+        results.append(("ratio_vs_urlcomponents", format(baseline / at1000, digits: 2)))
+        results.append(("ratio_1000_vs_10", format(at1000 / at10, digits: 2)))
+        for (name, value) in results { print("\(name): \(value)") }
+    }
+
+    static func profile() {
+        guard let router = try? makeRouter(patterns: 1_000) else { preconditionFailure("bench patterns parse") }
+        let perLink = measure(BenchLinks.all, rounds: 40) { link in
+            if case .reset(let value) = try? router.route(LinkURL(parsing: link)) { value } else { -1 }
+        }
+        print("ns_per_link_1000: \(format(perLink))")
+    }
+
+    static func format(_ value: Double, digits: Int = 0) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+}
