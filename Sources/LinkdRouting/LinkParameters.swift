@@ -24,15 +24,16 @@ public struct LinkParameters: Sendable, Hashable, Sequence {
         }
     }
 
-    private enum Value: Sendable, Hashable {
-        /// Offsets into the link's `href` of a value that holds no `%`.
+    /// A name or value: a range of the link's `href` holding no `%` (a `+` in it reads as a space), or the
+    /// decoded text of one that held a `%`.
+    private enum Text: Sendable, Hashable {
         case raw(Range<Int>)
         case decoded(String)
     }
 
     private struct Entry: Sendable, Hashable {
-        var name: String
-        var value: Value
+        var name: Text
+        var value: Text
         var part: LinkPart
     }
 
@@ -102,70 +103,96 @@ public struct LinkParameters: Sendable, Hashable, Sequence {
         guard !piece.isEmpty else { return }
         var equals = piece.lowerBound
         while equals < piece.upperBound && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
-        let name = try decode(bytes[piece.lowerBound..<equals], part: part)
-        guard !name.isEmpty else { return }
-        let valueRange = Swift.min(equals + 1, piece.upperBound)..<piece.upperBound
-        let hasPercent = !layout.percents.isEmpty && layout.percents.contains { valueRange.contains($0) }
-        let value: Value = hasPercent ? .decoded(try decode(bytes[valueRange], part: part)) : .raw(valueRange)
-        guard let existing = entries.first(where: { $0.name == name }) else {
+        let name = try text(piece.lowerBound..<equals, part, bytes, layout)
+        if case .raw(let range) = name, range.isEmpty { return }
+        if case .decoded(let decoded) = name, decoded.isEmpty { return }
+        let value = try text(Swift.min(equals + 1, piece.upperBound)..<piece.upperBound, part, bytes, layout)
+        guard let existing = entries.first(where: { same($0.name, name, bytes) }) else {
             entries.append(Entry(name: name, value: value, part: part))
             return
         }
-        let isSame =
-            switch (existing.value, value) {
-            case (.raw(let old), .raw(let new)): bytes[old].elementsEqual(bytes[new])
-            case (.decoded(let old), .decoded(let new)): old == new
-            case (.raw(let raw), .decoded(let decoded)), (.decoded(let decoded), .raw(let raw)):
-                decoded.utf8.elementsEqual(PercentEncoding.decode(bytes[raw], plusAsSpace: true))
-            }
-        guard isSame else { throw .refused(.conflictingParameter, part: part, "conflicting parameter '\(name)'") }
+        guard same(existing.value, value, bytes) else {
+            throw .refused(.conflictingParameter, part: part, "conflicting parameter '\(string(name, bytes))'")
+        }
     }
 
-    private static func decode(
-        _ bytes: UnsafeBufferPointer<UInt8>.SubSequence,
-        part: LinkPart
-    ) throws(RouteError) -> String {
-        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
-            return String(decoding: bytes, as: UTF8.self)
+    /// A name or value as ``Text``: decoded (and checked to be UTF-8) now only when it holds a `%`.
+    private static func text(
+        _ range: Range<Int>,
+        _ part: LinkPart,
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ layout: LinkURL.Layout
+    ) throws(RouteError) -> Text {
+        guard !layout.percents.isEmpty, layout.percents.contains(where: { range.contains($0) }) else {
+            return .raw(range)
         }
-        let decoded = PercentEncoding.decode(bytes, plusAsSpace: true)
+        let decoded = PercentEncoding.decode(bytes[range], plusAsSpace: true)
         guard let text = String(validating: decoded, as: UTF8.self) else {
             throw .refused(.invalidUTF8, part: part, "a parameter in the \(part.rawValue) does not decode to UTF-8")
         }
-        return text
+        return .decoded(text)
     }
 
-    private func value(_ value: Value) -> String {
-        switch value {
-        case .decoded(let text): return text
-        case .raw(let range):
-            guard let link else { return "" }
-            let text = link.text(range)
-            guard text.utf8.contains(UInt8(ascii: "+")) else { return String(text) }
-            return String(decoding: PercentEncoding.decode(text.utf8, plusAsSpace: true), as: UTF8.self)
+    /// Whether two names or values decode to the same text.
+    private static func same(_ lhs: Text, _ rhs: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch (lhs, rhs) {
+        case (.raw(let left), .raw(let right)):
+            // Without `%`, decoding only turns `+` into a space, and a raw link holds no space: equal bytes or not.
+            return left.count == right.count
+                && UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[left])
+                    .elementsEqual(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[right]))
+        case (.decoded(let left), .decoded(let right)):
+            return left == right
+        case (.raw(let raw), .decoded(let decoded)), (.decoded(let decoded), .raw(let raw)):
+            return decoded.utf8.elementsEqual(bytes[raw].lazy.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 })
         }
+    }
+
+    /// The decoded text of a name or value.
+    private static func string(_ text: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        switch text {
+        case .decoded(let decoded): decoded
+        case .raw(let range):
+            String(decoding: bytes[range].lazy.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        }
+    }
+
+    private func string(_ text: Text) -> String {
+        guard let link else { return "" }
+        return link.withBytes { Self.string(text, $0) }
+    }
+
+    private func index(of name: String) -> Int? {
+        guard let link else { return nil }
+        let target = Text.decoded(name)
+        return link.withBytes { bytes in entries.firstIndex { Self.same($0.name, target, bytes) } }
     }
 
     /// The parameters in the order they first appear, decoded.
     public var parameters: [Parameter] {
-        entries.map { Parameter(name: $0.name, value: value($0.value), part: $0.part) }
+        guard let link else { return [] }
+        return link.withBytes { bytes in
+            entries.map {
+                Parameter(name: Self.string($0.name, bytes), value: Self.string($0.value, bytes), part: $0.part)
+            }
+        }
     }
 
     /// The value of `name`, or `nil` when the link does not carry it.
     public subscript(_ name: String) -> String? {
-        entries.first { $0.name == name }.map { value($0.value) }
+        index(of: name).map { string(entries[$0].value) }
     }
 
     /// The part `name` came from, or `nil` when the link does not carry it.
     public func part(of name: String) -> LinkPart? {
-        entries.first { $0.name == name }?.part
+        index(of: name).map { entries[$0].part }
     }
 
     /// Whether the link carries `name`, with or without a value.
-    public func contains(_ name: String) -> Bool { entries.contains { $0.name == name } }
+    public func contains(_ name: String) -> Bool { index(of: name) != nil }
 
     /// The decoded names, in order.
-    public var names: [String] { entries.map(\.name) }
+    public var names: [String] { entries.map { string($0.name) } }
 
     /// The number of distinct parameters.
     public var count: Int { entries.count }

@@ -46,13 +46,25 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
         var fragmentParametersStart: Int
     }
 
+    /// The serialisation and its layout, shared by every copy of the link (a copy is one retain).
+    final class Storage: Sendable {
+        let href: String
+        let layout: Layout
+
+        init(href: String, layout: Layout) {
+            self.href = href
+            self.layout = layout
+        }
+    }
+
+    let storage: Storage
+
     /// The serialised link, as the URL API's `href`.
-    public let href: String
-    let layout: Layout
+    public var href: String { storage.href }
+    var layout: Layout { storage.layout }
 
     init(href: String, layout: Layout) {
-        self.href = href
-        self.layout = layout
+        storage = Storage(href: href, layout: layout)
     }
 
     /// Parses `text` strictly.
@@ -78,8 +90,8 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Calls `body` with `href`'s bytes (always ASCII: the serialisation percent-encodes everything else).
     func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let result = href.utf8.withContiguousStorageIfAvailable(body) { return result }
-        return Array(href.utf8).withUnsafeBufferPointer(body)
+        if let result = storage.href.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(storage.href.utf8).withUnsafeBufferPointer(body)
     }
 
     /// `href`'s UTF-8 bytes from `range`.

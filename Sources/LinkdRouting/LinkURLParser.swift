@@ -236,12 +236,17 @@ enum LinkURLParser {
         isOpaque: Bool,
         into output: inout OutputBuffer
     ) throws(RouteError) {
-        for segment in bytes.split(separator: slash, omittingEmptySubsequences: false) where isDotSegment(segment) {
-            throw .refused(
-                .dotSegment,
-                part: .path,
-                "the path holds the dot segment '\(String(decoding: segment, as: UTF8.self))'"
-            )
+        var segmentStart = bytes.startIndex
+        for index in bytes.startIndex...bytes.endIndex where index == bytes.endIndex || bytes[index] == slash {
+            let segment = bytes[segmentStart..<index]
+            if isDotSegment(segment) {
+                throw .refused(
+                    .dotSegment,
+                    part: .path,
+                    "the path holds the dot segment '\(String(decoding: segment, as: UTF8.self))'"
+                )
+            }
+            segmentStart = index + 1
         }
         if bytes.isEmpty && isSpecial && !isOpaque {
             output.append(slash)

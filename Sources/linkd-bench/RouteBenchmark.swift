@@ -33,45 +33,58 @@ enum RouteBenchmark {
         return router
     }
 
-    /// Nanoseconds per link: the median of `rounds` timed passes over `links`, each pass repeated `repeats` times.
-    static func measure(_ links: [String], rounds: Int = 15, repeats: Int = 400, _ body: (String) -> Int) -> Double {
+    /// Nanoseconds per link for each body: the median of `rounds` timed passes over `links`, each pass repeated
+    /// `repeats` times. The bodies take turns within each round, so that noise on the machine lands on all of them.
+    static func measure(
+        _ links: [String],
+        rounds: Int = 31,
+        repeats: Int = 200,
+        _ bodies: [(String) -> Int]
+    ) -> [Double] {
         var sink = 0
-        var samples: [Double] = []
+        var samples = [[Double]](repeating: [], count: bodies.count)
         for _ in 0..<rounds {
-            let start = ContinuousClock.now
-            for _ in 0..<repeats {
-                for link in links { sink &+= body(link) }
+            for (index, body) in bodies.enumerated() {
+                let start = ContinuousClock.now
+                for _ in 0..<repeats {
+                    for link in links { sink &+= body(link) }
+                }
+                let elapsed = ContinuousClock.now - start
+                let nanoseconds =
+                    Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+                samples[index].append(nanoseconds / Double(repeats * links.count))
             }
-            let elapsed = ContinuousClock.now - start
-            let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-            samples.append(nanoseconds / Double(repeats * links.count))
         }
         if sink == 42 { print("") }
-        return samples.sorted()[samples.count / 2]
+        return samples.map { $0.sorted()[$0.count / 2] }
+    }
+
+    static func measure(_ links: [String], rounds: Int = 31, _ body: @escaping (String) -> Int) -> Double {
+        measure(links, rounds: rounds, [body])[0]
     }
 
     static func run() {
         let links = BenchLinks.all
         var results: [(String, String)] = [("links", String(links.count))]
         results.append(("link_bytes_mean", String(links.map(\.utf8.count).reduce(0, +) / links.count)))
-        var perCount: [Int: Double] = [:]
+        var bodies: [(String) -> Int] = []
         for count in [10, 100, 1_000] {
             guard let router = try? makeRouter(patterns: count) else { preconditionFailure("bench patterns parse") }
             for link in links {
                 guard case .reset = try? router.route(link) else { preconditionFailure("bench link \(link) routes") }
             }
-            perCount[count] = measure(links) { link in
+            bodies.append { link in
                 switch try? router.route(LinkURL(parsing: link)) {
                 case .reset(let value), .filler(let value): value
                 case nil: -1
                 }
             }
         }
-        let baseline = measure(links) { link in URLComponents(string: link)?.host?.utf8.count ?? -1 }
-        let at10 = perCount[10] ?? .nan
-        let at1000 = perCount[1_000] ?? .nan
+        bodies.append { link in URLComponents(string: link)?.host?.utf8.count ?? -1 }
+        let medians = measure(links, bodies)
+        let (at10, at100, at1000, baseline) = (medians[0], medians[1], medians[2], medians[3])
         results.append(("ns_per_link_10", format(at10)))
-        results.append(("ns_per_link_100", format(perCount[100] ?? .nan)))
+        results.append(("ns_per_link_100", format(at100)))
         results.append(("ns_per_link_1000", format(at1000)))
         results.append(("ns_per_link_urlcomponents", format(baseline)))
         results.append(("ratio_vs_urlcomponents", format(baseline / at1000, digits: 2)))
@@ -85,9 +98,34 @@ enum RouteBenchmark {
             if case .reset(let value) = try? router.route(LinkURL(parsing: link)) { value } else { -1 }
         }
         print("ns_per_link_1000: \(format(perLink))")
+        let parseOnly = measure(BenchLinks.all, rounds: 40) { link in
+            (try? LinkURL(parsing: link))?.layoutProbe ?? -1
+        }
+        print("phase_parse_ns: \(format(parseOnly))")
+        let withParameters = measure(BenchLinks.all, rounds: 40) { link in
+            (try? LinkURL(parsing: link).parameters())?.count ?? -1
+        }
+        print("phase_parse_parameters_ns: \(format(withParameters))")
+        let parsed = BenchLinks.all.compactMap { try? LinkURL(parsing: $0) }
+        var index = 0
+        let routeOnly = measure(BenchLinks.all, rounds: 40) { _ in
+            index = (index + 1) % parsed.count
+            if case .reset(let value) = try? router.route(parsed[index]) { return value }
+            return -1
+        }
+        print("phase_route_parsed_ns: \(format(routeOnly))")
+        let urlComponents = measure(BenchLinks.all, rounds: 40) { link in
+            URLComponents(string: link)?.host?.utf8.count ?? -1
+        }
+        print("baseline_urlcomponents_ns: \(format(urlComponents))")
     }
 
     static func format(_ value: Double, digits: Int = 0) -> String {
         String(format: "%.\(digits)f", value)
     }
+}
+
+extension LinkURL {
+    /// Something cheap that depends on the parse, so the optimiser keeps it.
+    fileprivate var layoutProbe: Int { port.map(Int.init) ?? (hasOpaquePath ? 1 : 0) }
 }
