@@ -11,6 +11,8 @@ let package = Package(
     name: "linkd",
     products: [
         .library(name: "LinkdRouting", targets: ["LinkdRouting"]),
+        .library(name: "LinkdFormats", targets: ["LinkdFormats"]),
+        .library(name: "LinkdTesting", targets: ["LinkdTesting"]),
         .executable(name: "linkd", targets: ["linkd"]),
         .executable(name: "linkd-bench", targets: ["linkd-bench"]),
     ],
@@ -20,8 +22,18 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
-            name: "LinkdCLI",
+            name: "LinkdFormats",
             dependencies: ["LinkdRouting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "LinkdTesting",
+            dependencies: ["LinkdRouting", "LinkdFormats"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "LinkdCLI",
+            dependencies: ["LinkdRouting", "LinkdFormats"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
@@ -38,6 +50,16 @@ let package = Package(
             name: "LinkdRoutingTests",
             dependencies: ["LinkdRouting"],
             exclude: ["Fixtures"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "LinkdFormatsTests",
+            dependencies: ["LinkdFormats", "LinkdTesting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "LinkdTestingTests",
+            dependencies: ["LinkdTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
