@@ -86,9 +86,7 @@ public enum LinkFixtures {
         type: String = "recovery",
         redirectTo: String = "myapp://reset"
     ) -> String {
-        let redirect =
-            redirectTo.contains(where: { "&=#".contains($0) })
-            ? (redirectTo.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? redirectTo) : redirectTo
+        let redirect = redirectTo.contains(where: { "&=#".contains($0) }) ? queryEscape(redirectTo) : redirectTo
         return projectURL + "/auth/v1/verify?token=\(token)&type=\(type)&redirect_to=\(redirect)"
     }
 
