@@ -32,8 +32,13 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
-            name: "LinkdCLI",
+            name: "LinkdDaemon",
             dependencies: ["LinkdRouting", "LinkdFormats"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "LinkdCLI",
+            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdDaemon"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
@@ -55,6 +60,11 @@ let package = Package(
         .testTarget(
             name: "LinkdFormatsTests",
             dependencies: ["LinkdFormats", "LinkdTesting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "LinkdDaemonTests",
+            dependencies: ["LinkdDaemon", "LinkdTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -22,11 +22,22 @@ public struct Router<Route: Sendable>: Sendable {
         let print: Printer?
     }
 
+    /// Which of several matching patterns wins.
+    public enum Precedence: Sendable {
+        /// A literal segment beats a `{capture}`, which beats a `{rest...}`; then declaration order.
+        case specificity
+        /// The pattern declared first, whatever its segments (how apps.d claims are ranked).
+        case declarationOrder
+    }
+
     private(set) var entries: [Entry] = []
     private var trie = RouteTrie()
+    private let precedence: Precedence
 
     /// Creates a router with no routes.
-    public init() {}
+    public init(precedence: Precedence = .specificity) {
+        self.precedence = precedence
+    }
 
     /// The registered patterns, in declaration order.
     public var patterns: [RoutePattern] { entries.map(\.pattern) }
@@ -66,7 +77,8 @@ public struct Router<Route: Sendable>: Sendable {
                 return .failure(error)
             }
         }
-        let (candidates, segments) = try lookup.get()
+        var (candidates, segments) = try lookup.get()
+        if precedence == .declarationOrder { candidates.sort { $0.entry < $1.entry } }
         var failures: [Int: LinkRefusal] = [:]
         for candidate in candidates {
             let entry = entries[candidate.entry]

@@ -1,0 +1,63 @@
+public import LinkdFormats
+public import LinkdRouting
+
+/// One app's configuration: a JSON file in an `apps.d` folder (DESIGN.md §6).
+public struct AppConfig: Sendable {
+    /// The app id (`com.example.Notes`).
+    public var app: String
+    /// The file it was read from.
+    public var file: String
+    /// The links the app claims, in order.
+    public var links: [LinkConfig]
+    /// The app's backend, for `reset` links that name none of their own.
+    public var backend: BackendConfig?
+}
+
+/// A link an app claims.
+public struct LinkConfig: Sendable {
+    /// The pattern (`com.example.notes://reset`).
+    public var match: RoutePattern
+    /// The family of built-in rules that reads the link; `nil` for a format-less link (captures and parameters).
+    public var format: AuthLinkFormat?
+    /// What linkd does with a routed link.
+    public var action: LinkAction
+    /// A backend for this link alone, when the app talks to two.
+    public var backend: BackendConfig?
+}
+
+/// What linkd does with a routed link (DESIGN.md §6).
+public enum LinkAction: Sendable, Hashable {
+    /// Run the password reset with the app's backend.
+    case reset
+    /// Start a program and hand it the route as JSON on standard input.
+    case exec([String])
+    /// Call `org.freedesktop.Application.Open` on the app id.
+    case dbus(String)
+    /// Deliver to a running app subscribed on the socket.
+    case forward
+}
+
+/// An auth backend linkd talks to.
+public struct BackendConfig: Sendable, Hashable {
+    /// Which API the backend speaks.
+    public enum Kind: Sendable, Hashable {
+        /// Supabase Auth (GoTrue): linkd appends `/auth/v1`.
+        case supabase(apiKey: Secret)
+        /// Atlas App Services: linkd appends `/api/client/v2.0/app/{appId}`.
+        case appServices(appID: String)
+    }
+
+    public var kind: Kind
+    /// The base URL: https, or plain http for loopback hosts alone.
+    public var url: LinkURL
+    /// An extra CA certificate (PEM) to trust.
+    public var caFile: String?
+
+    /// The family whose links this backend can reset.
+    public var format: AuthLinkFormat {
+        switch kind {
+        case .supabase: .supabase
+        case .appServices: .appservices
+        }
+    }
+}

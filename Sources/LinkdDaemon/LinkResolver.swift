@@ -1,0 +1,93 @@
+public import LinkdFormats
+public import LinkdRouting
+
+/// A routed link: its route id, its fields, and the typed value when a built-in format read it.
+public struct RoutedLink: Sendable {
+    /// The route id (`supabase.recovery`), or for a format-less configured link its `match` text.
+    public var id: String
+    /// The fields by wire name.
+    public var fields: RouteFields
+    /// The typed route, when a built-in format read the link.
+    public var auth: AuthRoute?
+}
+
+/// Who claimed a link, and what it routes to.
+public struct Resolution: Sendable {
+    /// The claiming app, `nil` when the built-in formats read the link.
+    public var app: AppConfig?
+    /// The claiming link of that app.
+    public var link: LinkConfig?
+    /// The route.
+    public var route: RoutedLink
+}
+
+/// Routes links as DESIGN.md §4 and §6 say: the apps' claims first (the first claim in file-name and link order
+/// decides), then, unless told otherwise, the built-in formats.
+public struct LinkResolver: Sendable {
+    private struct Claim: Sendable {
+        var app: Int
+        var link: Int
+        var outcome: Result<RoutedLink, RouteError>
+    }
+
+    /// The apps, in file-name order.
+    public let apps: [AppConfig]
+    private let router: Router<Claim>
+    private let usesBuiltIns: Bool
+
+    /// A resolver over `apps`; with `fallbackToBuiltIns`, a link no app claims is read by the built-in formats.
+    public init(apps: [AppConfig], fallbackToBuiltIns: Bool) {
+        self.apps = apps
+        usesBuiltIns = fallbackToBuiltIns
+        var router = Router<Claim>(precedence: .declarationOrder)
+        for (appIndex, app) in apps.enumerated() {
+            for (linkIndex, link) in app.links.enumerated() {
+                router.add(link.match) { match in
+                    Claim(
+                        app: appIndex,
+                        link: linkIndex,
+                        outcome: Result { () throws(RouteError) in try Self.read(match, link) }
+                    )
+                }
+            }
+        }
+        self.router = router
+    }
+
+    private static func read(_ match: RouteMatch, _ link: LinkConfig) throws(RouteError) -> RoutedLink {
+        if let format = link.format {
+            let route = try format.route(match.link)
+            return RoutedLink(id: route.id, fields: route.fields, auth: route)
+        }
+        var fields = RouteFields()
+        for (name, value) in match.captures.sorted(by: { $0.key < $1.key }) { fields.set(name, .text(value)) }
+        for parameter in match.parameters where fields[parameter.name] == nil {
+            guard SecretShape.isSecret(parameter.name) else {
+                fields.set(parameter.name, .text(parameter.value))
+                continue
+            }
+            guard !parameter.value.isEmpty else { continue }
+            guard SecretShape.isWellFormed(parameter.value, name: parameter.name) else {
+                throw .refused(.malformedSecret, part: parameter.part, "malformed secret '\(parameter.name)'")
+            }
+            fields.set(parameter.name, .secret(Secret(parameter.value)))
+        }
+        return RoutedLink(id: link.match.text, fields: fields, auth: nil)
+    }
+
+    /// The resolution of `link`.
+    ///
+    /// - Throws: the claiming app's refusal (e.g. `format_mismatch`), the built-in formats' refusal, or
+    ///   ``RouteError/unmatched(_:)``; without the built-in fallback its explanation names the nearest claims.
+    public func resolve(_ link: LinkURL) throws(RouteError) -> Resolution {
+        do {
+            let claim = try router.route(link)
+            let app = apps[claim.app]
+            return Resolution(app: app, link: app.links[claim.link], route: try claim.outcome.get())
+        } catch {
+            guard case .unmatched = error, usesBuiltIns else { throw error }
+        }
+        let route = try AuthLinks.route(link)
+        return Resolution(app: nil, link: nil, route: RoutedLink(id: route.id, fields: route.fields, auth: route))
+    }
+}
