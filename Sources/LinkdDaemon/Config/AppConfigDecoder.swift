@@ -122,8 +122,8 @@ struct AppConfigDecoder {
             return
         }
         if backend.format != format {
-            let where_ = hasOwnBackend ? "\(path).backend" : "$.backend"
-            fail(where_, "a '\(backend.format.rawValue)' backend cannot reset '\(format?.rawValue ?? "")' links")
+            let location = hasOwnBackend ? "\(path).backend" : "$.backend"
+            fail(location, "a '\(backend.format.rawValue)' backend cannot reset '\(format?.rawValue ?? "")' links")
         }
     }
 
