@@ -8,11 +8,15 @@ public enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownCommand(String)
     /// `-` was given more than once; standard input can be read only once.
     case stdinTwice(command: String)
+    /// An option that takes a value was given none.
+    case missingValue(String, command: String)
 
     /// The command whose usage line goes with the error (`nil` for the top level).
     public var command: String? {
         switch self {
-        case .unknownOption(_, let command), .missingArgument(_, let command), .stdinTwice(let command): command
+        case .unknownOption(_, let command), .missingArgument(_, let command), .stdinTwice(let command),
+            .missingValue(_, let command):
+            command
         case .unknownCommand: nil
         }
     }
@@ -23,6 +27,7 @@ public enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingArgument(let argument, _): "missing expected argument '\(argument)'"
         case .unknownCommand(let name): "unknown subcommand '\(name)'"
         case .stdinTwice: "'-' (standard input) may be given only once"
+        case .missingValue(let option, _): "missing value for '\(option)'"
         }
     }
 }

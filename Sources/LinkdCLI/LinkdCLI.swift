@@ -5,7 +5,7 @@ public enum LinkdCLI {
     /// The version `linkd --version` prints.
     public static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [ParseCommand.self]
+    static let commands: [any Command.Type] = [ParseCommand.self, RouteCommand.self]
 
     static var help: String {
         var text = """

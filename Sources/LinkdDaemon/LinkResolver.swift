@@ -60,19 +60,29 @@ public struct LinkResolver: Sendable {
             return RoutedLink(id: route.id, fields: route.fields, auth: route)
         }
         var fields = RouteFields()
-        for (name, value) in match.captures.sorted(by: { $0.key < $1.key }) { fields.set(name, .text(value)) }
+        let captures = match.pattern.segments.compactMap { segment -> String? in
+            switch segment {
+            case .capture(let name), .rest(let name): name
+            case .literal: nil
+            }
+        }
+        for name in captures {
+            fields.set(name, try field(name, match.captures[name] ?? "", part: .path))
+        }
         for parameter in match.parameters where fields[parameter.name] == nil {
-            guard SecretShape.isSecret(parameter.name) else {
-                fields.set(parameter.name, .text(parameter.value))
-                continue
-            }
-            guard !parameter.value.isEmpty else { continue }
-            guard SecretShape.isWellFormed(parameter.value, name: parameter.name) else {
-                throw .refused(.malformedSecret, part: parameter.part, "malformed secret '\(parameter.name)'")
-            }
-            fields.set(parameter.name, .secret(Secret(parameter.value)))
+            guard !(SecretShape.isSecret(parameter.name) && parameter.value.isEmpty) else { continue }
+            fields.set(parameter.name, try field(parameter.name, parameter.value, part: parameter.part))
         }
         return RoutedLink(id: link.match.text, fields: fields, auth: nil)
+    }
+
+    /// A format-less field: text, or for a secret's name a shape-checked ``Secret``.
+    private static func field(_ name: String, _ value: String, part: LinkPart) throws(RouteError) -> FieldValue {
+        guard SecretShape.isSecret(name) else { return .text(value) }
+        guard SecretShape.isWellFormed(value, name: name) else {
+            throw .refused(.malformedSecret, part: part, "malformed secret '\(name)'")
+        }
+        return .secret(Secret(value))
     }
 
     /// The resolution of `link`.

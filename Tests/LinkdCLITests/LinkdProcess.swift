@@ -15,10 +15,16 @@ struct LinkdProcess {
     }
 
     /// Runs `linkd` with `arguments` (raw bytes allowed) and `stdin`, waiting for it to exit.
-    static func run(_ arguments: [String], stdin: Data = Data()) throws -> Output {
+    static func run(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        // No installed apps leak in from the machine: a fresh XDG_CONFIG_HOME unless the test gives one.
+        var merged = ProcessInfo.processInfo.environment
+        merged["XDG_CONFIG_HOME"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent("linkd-empty-config").path
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
         let input = Pipe()
         let output = Pipe()
         let error = Pipe()

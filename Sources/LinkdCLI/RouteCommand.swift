@@ -1,0 +1,92 @@
+import Foundation
+import LinkdDaemon
+import LinkdFormats
+import LinkdRouting
+
+/// `linkd route [--json] [--reveal] [--config DIR] URL...`: parse and route locally, with no daemon and no backend.
+struct RouteCommand: Command {
+    static let name = "route"
+    static let abstract = "Parse and route links locally; print each route, or why there is none."
+    static let usage = "linkd route [--json] [--reveal] [--config <dir>] <url> ..."
+    static let help = """
+        OVERVIEW: \(abstract)
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <url>                   A link to route; '-' reads one link per line from standard input.
+
+        OPTIONS:
+          --json                  Print one JSON object per link: route, app and fields, or the error.
+          --reveal                Print secrets (tokens, codes, keys) and the whole input instead of '<redacted>'.
+          --config <dir>          Use only the apps in this apps.d folder; a link none of them claims is unmatched.
+          -h, --help              Show help information.
+
+        Without --config, the installed apps (apps.d under $XDG_CONFIG_HOME/linkd, /etc/linkd, /usr/share/linkd)
+        are tried first, then the built-in formats.
+
+        EXIT STATUS:
+          0 every link routed, 1 some link matched no route, 65 some link was refused, 64 usage error.
+
+        """
+
+    var json: Bool
+    var reveal: Bool
+    var configDirectory: String?
+    var urls: [[UInt8]]
+
+    init(parsing arguments: [[UInt8]]) throws(CLIError) {
+        var rest: [[UInt8]] = []
+        var configDirectory: String?
+        var index = 0
+        while index < arguments.count {
+            let word = String(decoding: arguments[index], as: UTF8.self)
+            if word == "--config" {
+                guard index + 1 < arguments.count else { throw .missingValue("--config", command: Self.name) }
+                configDirectory = String(decoding: arguments[index + 1], as: UTF8.self)
+                index += 2
+            } else if word.hasPrefix("--config=") {
+                configDirectory = String(word.dropFirst("--config=".count))
+                index += 1
+            } else {
+                rest.append(arguments[index])
+                index += 1
+            }
+        }
+        let scanner = try ArgumentScanner(rest, known: ["--json", "--reveal"], command: Self.name)
+        guard !scanner.positionals.isEmpty else { throw .missingArgument("<url>", command: Self.name) }
+        guard scanner.positionals.filter({ $0 == Array("-".utf8) }).count <= 1 else {
+            throw .stdinTwice(command: Self.name)
+        }
+        json = scanner.flags.contains("--json")
+        reveal = scanner.flags.contains("--reveal")
+        self.configDirectory = configDirectory
+        urls = scanner.positionals
+    }
+
+    func run(_ console: Console) async -> ExitCode {
+        let loader =
+            configDirectory.map { ConfigLoader(directories: [URL(fileURLWithPath: $0)]) } ?? ConfigLoader.installed()
+        let loaded = loader.load()
+        for error in loaded.errors { console.writeError("Warning: config: \(error)\n") }
+        let resolver = LinkResolver(apps: loaded.apps, fallbackToBuiltIns: configDirectory == nil)
+        let output = RouteOutput(reveal: reveal, unmatchedReason: configDirectory == nil ? "no_route" : "no_app")
+        var worst = ExitCode.success
+        for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
+            let input = String(decoding: bytes, as: UTF8.self)
+            let result = Result { () throws(RouteError) in try resolver.resolve(LinkURL(parsing: bytes)) }
+            switch result {
+            case .success(let resolution):
+                console.write(json ? output.json(resolution, input: input) : output.text(resolution, input: input))
+            case .failure(let error):
+                if case .unmatched = error { worst = max(worst, .unmatched) } else { worst = max(worst, .invalid) }
+                if json {
+                    console.write(output.json(error, input: input))
+                } else {
+                    console.writeError("Error: link \(number + 1): \(error.renderedWithReason)\n")
+                }
+            }
+        }
+        return worst
+    }
+}

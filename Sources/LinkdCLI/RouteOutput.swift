@@ -1,0 +1,86 @@
+import Foundation
+import LinkdDaemon
+import LinkdFormats
+import LinkdRouting
+
+/// How `linkd route` prints a resolution or an error (DESIGN.md §4): one JSON object per line, or text.
+struct RouteOutput {
+    var reveal: Bool
+    /// `no_route` with the built-in fallback, `no_app` with `--config`.
+    var unmatchedReason: String
+    var now = Date()
+
+    private func shownInput(_ input: String, secrets: [Secret] = []) -> String {
+        reveal ? input : LinkRedactor.redact(input, values: secrets)
+    }
+
+    private func value(_ field: FieldValue) -> JSONValue {
+        switch field {
+        case .number(let number): .number(number)
+        case .text(let text): .string(text)
+        case .secret(let secret): .string(reveal ? secret.revealed() : Secret.redacted)
+        }
+    }
+
+    func json(_ resolution: Resolution, input: String) -> String {
+        let secrets = resolution.route.fields.compactMap(\.value.secret)
+        return JSONValue.object([
+            ("input", .string(shownInput(input, secrets: secrets))), ("route", .string(resolution.route.id)),
+            ("app", resolution.app.map { .string($0.app) } ?? .null),
+            ("fields", .object(resolution.route.fields.map { ($0.name, value($0.value)) })),
+        ]).serialized + "\n"
+    }
+
+    func json(_ error: RouteError, input: String) -> String {
+        var object = error.json
+        if case .unmatched(let explanation) = error {
+            object = .object([
+                ("kind", .string("unmatched")), ("reason", .string(unmatchedReason)), ("part", .string("input")),
+                ("message", .string(explanation.description)),
+            ])
+        }
+        return JSONValue.object([("input", .string(shownInput(input))), ("route", .null), ("error", object)])
+            .serialized + "\n"
+    }
+
+    func text(_ resolution: Resolution, input: String) -> String {
+        let secrets = resolution.route.fields.compactMap(\.value.secret)
+        var text = DisplayText.sanitize(shownInput(input, secrets: secrets)) + "\n"
+        text += "  route:  \(DisplayText.sanitize(resolution.route.id))\n"
+        text += "  app:    \(resolution.app.map { DisplayText.sanitize($0.app) } ?? "(built-in formats)")\n"
+        let width = (resolution.route.fields.map(\.name.count).max() ?? 0) + 2
+        if !resolution.route.fields.names.isEmpty { text += "  fields:\n" }
+        for field in resolution.route.fields {
+            let shown = reveal ? field.value.revealed() : field.value.description
+            text += "    " + field.name + String(repeating: " ", count: width - field.name.count)
+            text += DisplayText.sanitize(shown) + "\n"
+        }
+        if let claims = resolution.route.auth?.claims { text += "  token:  " + tokenLine(claims) + "\n" }
+        return text
+    }
+
+    /// Whose token it is and when it expires: information, never a refusal.
+    private func tokenLine(_ claims: JWTClaims) -> String {
+        var parts: [String] = []
+        if let email = claims.maskedEmail { parts.append("for " + DisplayText.sanitize(email)) }
+        if let expiresAt = claims.expiresAt {
+            let date = Date(timeIntervalSince1970: TimeInterval(expiresAt))
+            let formatter = ISO8601DateFormatter()
+            let span = Self.span(abs(date.timeIntervalSince(now)))
+            if claims.isExpired(at: now) {
+                parts.append("expired \(formatter.string(from: date)) (\(span) ago; the session layer refreshes it)")
+            } else {
+                parts.append("expires \(formatter.string(from: date)) (in \(span))")
+            }
+        }
+        return parts.isEmpty ? "no expiry or email in the token" : parts.joined(separator: ", ")
+    }
+
+    /// A duration in the largest unit that keeps it readable: `59 min`, `5 h`, `12 days`.
+    static func span(_ seconds: TimeInterval) -> String {
+        let minutes = Int((seconds / 60).rounded())
+        if minutes < 120 { return "\(minutes) min" }
+        let hours = Int((seconds / 3_600).rounded())
+        return hours < 48 ? "\(hours) h" : "\(Int((seconds / 86_400).rounded())) days"
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import LinkdTesting
+import Testing
+
+@Suite struct RouteCommandTests {
+    static let canary = "c4nary7f3a9c"
+
+    @Test func printsOneJSONObjectPerLinkWithSecretsRedacted() throws {
+        let links = [
+            "https://h.example/reset?token=\(Self.canary)&tokenId=\(Self.canary)2",
+            "myapp://settings",
+            "myapp://cb?error&code=\(Self.canary)",
+        ]
+        let output = try LinkdProcess.run(["route", "--json"] + links)
+        #expect(
+            output
+                == .init(
+                    stdout: """
+                        {"input": "https://h.example/reset?token=<redacted>&tokenId=<redacted>", "route": "appservices.reset", "app": null, \
+                        "fields": {"token": "<redacted>", "tokenId": "<redacted>"}}
+                        {"input": "myapp://settings", "route": null, "error": {"kind": "unmatched", "reason": "no_route", "part": "input", \
+                        "message": "no route for 'myapp://settings'"}}
+                        {"input": "myapp://cb?error&code=<redacted>", "route": null, "error": {"kind": "invalid", "reason": "empty_field", \
+                        "part": "query", "message": "empty field 'error'"}}
+
+                        """,
+                    stderr: "",
+                    status: 65
+                )
+        )
+        #expect(!output.stdout.contains(Self.canary))
+    }
+
+    @Test func revealsOnlyWhenAsked() throws {
+        let output = try LinkdProcess.run(["route", "--json", "--reveal", "myapp://cb?code=\(Self.canary)&next=/home"])
+        #expect(
+            output.stdout
+                == #"{"input": "myapp://cb?code=\#(Self.canary)&next=/home", "route": "supabase.pkce", "app": null, "fields": {"code": "\#(Self.canary)", "next": "/home"}}"#
+                + "\n"
+        )
+        #expect(output.status == 0)
+    }
+
+    @Test func printsNumbersAsJSONNumbers() throws {
+        let link = LinkFixtures.supabaseSession(expiresIn: 3_600)
+        let output = try LinkdProcess.run(["route", "--json", link])
+        #expect(output.stdout.contains(#""expires_in": 3600,"#))
+        #expect(output.stdout.contains(#""access_token": "<redacted>""#))
+        #expect(output.status == 0)
+    }
+
+    @Test func showsWhoseTokenAndWhenItExpiresInText() throws {
+        let token = LinkFixtures.jwt(email: "alice@example.com", expiresAt: Date(timeIntervalSince1970: 1_000_000_000))
+        let link = LinkFixtures.supabaseSession(
+            redirectTo: "myapp://reset",
+            accessToken: token,
+            refreshToken: Self.canary
+        )
+        let output = try LinkdProcess.run(["route", link])
+        #expect(output.stdout.contains("\n  route:  supabase.recovery\n  app:    (built-in formats)\n  fields:\n"))
+        #expect(output.stdout.contains("    access_token   <redacted>\n"))
+        #expect(output.stdout.contains("  token:  for a***@example.com, expired 2001-09-09T01:46:40Z ("))
+        #expect(output.stdout.contains("ago; the session layer refreshes it)\n"))
+        #expect(!output.stdout.contains(Self.canary) && !output.stdout.contains(token))
+        #expect(output.status == 0)
+    }
+
+    @Test func stripsBidiControlsFromShownText() throws {
+        let output = try LinkdProcess.run(["route", "myapp://r#error_code=x&error_description=a%E2%80%AEb"])
+        #expect(output.stdout.contains("    error_description  ab\n"))
+        #expect(!output.stdout.unicodeScalars.contains("\u{202E}"))
+    }
+
+    @Test func usesOnlyTheGivenConfigAndExplainsWhatNoAppClaims() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-route-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(
+            #"""
+            { "app": "com.example.Notes",
+              "links": [ { "match": "com.example.notes://reset", "format": "supabase", "action": "reset" },
+                         { "match": "com.example.notes://note/{id}", "action": { "exec": ["notes"] } } ],
+              "backend": { "kind": "supabase", "url": "https://abcd.supabase.co", "apiKey": "anon" } }
+            """#.utf8
+        ).write(to: folder.appendingPathComponent("notes.json"))
+        try Data("{".utf8).write(to: folder.appendingPathComponent("broken.json"))
+        let output = try LinkdProcess.run([
+            "route", "--json", "--config", folder.path, "com.example.notes://reset?code=c0de",
+            "com.example.notes://note/7?x=1",
+            "com.example.notes://settings", "myapp://cb?code=c0de",
+        ])
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(
+            lines[0]
+                == #"{"input": "com.example.notes://reset?code=<redacted>", "route": "supabase.pkce", "app": "com.example.Notes", "fields": {"code": "<redacted>"}}"#
+        )
+        #expect(
+            lines[1]
+                == #"{"input": "com.example.notes://note/7?x=1", "route": "com.example.notes://note/{id}", "app": "com.example.Notes", "fields": {"id": "7", "x": "1"}}"#
+        )
+        #expect(lines[2].contains(#""reason": "no_app""#))
+        #expect(lines[2].contains(#"'com.example.notes://reset': host is 'settings', not 'reset'"#))
+        #expect(lines[3].contains(#""reason": "no_app""#))
+        #expect(output.stderr == "Warning: config: \(folder.path)/broken.json: $: not valid JSON\n")
+        #expect(output.status == 1)
+    }
+
+    @Test func theInstalledAppsComeFirstThenTheBuiltIns() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-xdg-\(UUID().uuidString)")
+        let appsD = home.appendingPathComponent("linkd/apps.d")
+        try FileManager.default.createDirectory(at: appsD, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        try Data(#"{"app": "org.example.Mail", "links": [{"match": "mailapp://open/{id}", "action": "forward"}]}"#.utf8)
+            .write(to: appsD.appendingPathComponent("mail.json"))
+        let output = try LinkdProcess.run(
+            ["route", "--json", "mailapp://open/42", "myapp://cb?code=c0de"],
+            environment: ["XDG_CONFIG_HOME": home.path]
+        )
+        let lines = output.stdout.split(separator: "\n")
+        #expect(lines.first?.contains(#""route": "mailapp://open/{id}", "app": "org.example.Mail""#) == true)
+        #expect(lines.last?.contains(#""route": "supabase.pkce", "app": null"#) == true)
+        #expect(output.status == 0)
+    }
+
+    @Test func rejectsAConfigOptionWithoutAValue() throws {
+        let output = try LinkdProcess.run(["route", "myapp://x", "--config"])
+        #expect(
+            output.stderr.hasPrefix(
+                "Error: missing value for '--config'\nUsage: linkd route [--json] [--reveal] [--config <dir>] <url> ...\n"
+            )
+        )
+        #expect(output.status == 64)
+    }
+}
