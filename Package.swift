@@ -74,7 +74,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdCLITests",
-            dependencies: ["LinkdCLI", "linkd"],
+            dependencies: ["LinkdCLI", "linkd", "LinkdTesting"],
             swiftSettings: upcomingFeatures
         ),
     ],
