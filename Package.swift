@@ -31,9 +31,19 @@ let package = Package(
             dependencies: ["LinkdRouting", "LinkdFormats"],
             swiftSettings: upcomingFeatures
         ),
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        .target(
+            name: "LinkdSystemd",
+            dependencies: ["CSystemd"],
+            swiftSettings: upcomingFeatures
+        ),
         .target(
             name: "LinkdDaemon",
-            dependencies: ["LinkdRouting", "LinkdFormats"],
+            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSystemd"],
             swiftSettings: upcomingFeatures
         ),
         .target(
@@ -60,6 +70,11 @@ let package = Package(
         .testTarget(
             name: "LinkdFormatsTests",
             dependencies: ["LinkdFormats", "LinkdTesting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "LinkdSystemdTests",
+            dependencies: ["LinkdSystemd"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -1,0 +1,71 @@
+// The C side of LinkdSystemd: libsystemd's headers, and the few things Swift cannot express safely
+// (struct ucred is _GNU_SOURCE-only, prctl is variadic, and the code between fork and exec must be
+// async-signal-safe C).
+#ifndef LINKD_CSYSTEMD_SHIM_H
+#define LINKD_CSYSTEMD_SHIM_H
+
+// No _GNU_SOURCE here: the system headers must read as they do for Swift's Glibc module.
+#define SD_JOURNAL_SUPPRESS_LOCATION 1
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-journal.h>
+
+/// The layout of struct ucred, which <sys/socket.h> declares only under _GNU_SOURCE.
+struct linkd_ucred {
+    pid_t pid;
+    uid_t uid;
+    gid_t gid;
+};
+
+extern char **environ;
+
+/// The credentials of the peer of a connected AF_UNIX socket (SO_PEERCRED). Returns 0 or -errno.
+static inline int linkd_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
+    struct linkd_ucred credentials;
+    socklen_t length = sizeof(credentials);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) < 0) return -errno;
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+    return 0;
+}
+
+/// The number of bytes waiting to be read on fd (FIONREAD). Returns the count or -errno.
+static inline int linkd_readable_bytes(int fd) {
+    int count = 0;
+    if (ioctl(fd, FIONREAD, &count) < 0) return -errno;
+    return count;
+}
+
+/// Starts argv[0] (searched on PATH) with envp, stdin from stdin_fd and stdout/stderr to out_fd, in a new
+/// process that gets SIGKILL when its parent dies (PR_SET_PDEATHSIG). Every other descriptor is closed.
+/// Returns the pid, or -errno when fork fails. An exec failure makes the child exit with status 127.
+static inline pid_t linkd_spawn(char *const argv[], char *const envp[], int stdin_fd, int out_fd) {
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) return -errno;
+    if (pid > 0) return pid;
+    // Child: only async-signal-safe calls from here to exec.
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) _exit(126);
+    if (getppid() != parent) _exit(126);  // the parent died before prctl took effect
+    if (dup2(stdin_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0) _exit(126);
+    for (int fd = 3; fd < 1024; fd++) close(fd);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    environ = (char **)envp;
+    execvp(argv[0], argv);
+    _exit(127);
+}
+
+#endif
