@@ -23,7 +23,10 @@ public struct ChildProcess: Sendable {
     ) throws(SystemdError) -> ChildProcess {
         precondition(!arguments.isEmpty, "a program to run")
         var fds: [CInt] = [0, 0]
-        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw .systemCall(operation: "create a pipe", errno: errno) }
+        // Not pipe2 (GNU-only in Glibc's module): the child closes every descriptor above 2 anyway.
+        guard pipe(&fds) == 0, fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0 else {
+            throw .systemCall(operation: "create a pipe", errno: errno)
+        }
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
         defer {
