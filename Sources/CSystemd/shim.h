@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -66,6 +68,40 @@ static inline pid_t linkd_spawn(char *const argv[], char *const envp[], int stdi
     environ = (char **)envp;
     execvp(argv[0], argv);
     _exit(127);
+}
+
+/// Registers (or re-arms) fd in an epoll set for one readiness event (EPOLLONESHOT). Returns 0 or -errno.
+static inline int linkd_epoll_arm(int epoll_fd, int fd, int writable, int add) {
+    struct epoll_event event;
+    event.events = (writable ? EPOLLOUT : EPOLLIN) | EPOLLONESHOT | EPOLLRDHUP;
+    event.data.fd = fd;
+    if (epoll_ctl(epoll_fd, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event) < 0) return -errno;
+    return 0;
+}
+
+/// Removes fd from an epoll set. Returns 0 or -errno.
+static inline int linkd_epoll_remove(int epoll_fd, int fd) {
+    return epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, NULL) < 0 ? -errno : 0;
+}
+
+/// Waits for up to `capacity` ready descriptors, writing them to `fds`. Returns the count or -errno.
+static inline int linkd_epoll_wait(int epoll_fd, int *fds, int capacity, int timeout_ms) {
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int count = epoll_wait(epoll_fd, events, capacity, timeout_ms);
+    if (count < 0) return -errno;
+    for (int index = 0; index < count; index++) fds[index] = events[index].data.fd;
+    return count;
+}
+
+static inline int linkd_epoll_create(void) {
+    int fd = epoll_create1(EPOLL_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+static inline int linkd_eventfd_create(void) {
+    int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    return fd < 0 ? -errno : fd;
 }
 
 #endif

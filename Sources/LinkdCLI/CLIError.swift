@@ -10,12 +10,14 @@ public enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
     case stdinTwice(command: String)
     /// An option that takes a value was given none.
     case missingValue(String, command: String)
+    /// An option's value is not one it accepts.
+    case badValue(String, option: String, command: String)
 
     /// The command whose usage line goes with the error (`nil` for the top level).
     public var command: String? {
         switch self {
         case .unknownOption(_, let command), .missingArgument(_, let command), .stdinTwice(let command),
-            .missingValue(_, let command):
+            .missingValue(_, let command), .badValue(_, _, let command):
             command
         case .unknownCommand: nil
         }
@@ -28,6 +30,7 @@ public enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownCommand(let name): "unknown subcommand '\(name)'"
         case .stdinTwice: "'-' (standard input) may be given only once"
         case .missingValue(let option, _): "missing value for '\(option)'"
+        case .badValue(let value, let option, _): "'\(value)' is not a valid value for '\(option)'"
         }
     }
 }

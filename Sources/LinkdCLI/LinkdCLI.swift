@@ -5,7 +5,9 @@ public enum LinkdCLI {
     /// The version `linkd --version` prints.
     public static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [ParseCommand.self, RouteCommand.self]
+    static let commands: [any Command.Type] = [
+        OpenCommand.self, ParseCommand.self, RouteCommand.self, DaemonCommand.self,
+    ]
 
     static var help: String {
         var text = """

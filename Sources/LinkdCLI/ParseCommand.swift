@@ -1,3 +1,4 @@
+import LinkdFormats
 import LinkdRouting
 
 /// `linkd parse [--json] URL...`: the strict parse of each link, as the WHATWG URL API would show it.

@@ -1,0 +1,132 @@
+import Foundation
+import LinkdDaemon
+import LinkdFormats
+
+/// `linkd open [--json] [--password-stdin] URL...`: hands links to the daemon, starting it if needed.
+struct OpenCommand: Command {
+    static let name = "open"
+    static let abstract = "Hand links to the linkd daemon, starting it if needed."
+    static let usage = "linkd open [--json] [--password-stdin] <url> ..."
+    static let help = """
+        OVERVIEW: \(abstract)
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <url>                   A link to open; '-' reads one link per line from standard input.
+
+        OPTIONS:
+          --json                  Print one JSON object per link: the daemon's answer.
+          --password-stdin        Answer a password prompt with one line of standard input.
+          -h, --help              Show help information.
+
+        This is what the desktop entry runs (Exec=linkd open %u). The links are overwritten in this
+        process's arguments as soon as they are read.
+
+        EXIT STATUS:
+          0 delivered, 1 no app claims a link, 64 usage error, 65 a link was refused, 69 the daemon or an
+          action is unavailable, 75 temporary failure, 77 permission refused.
+
+        """
+
+    var json: Bool
+    var urls: [[UInt8]]
+
+    init(parsing arguments: [[UInt8]]) throws(CLIError) {
+        let scanner = try ArgumentScanner(arguments, known: ["--json", "--password-stdin"], command: Self.name)
+        guard !scanner.positionals.isEmpty else { throw .missingArgument("<url>", command: Self.name) }
+        guard scanner.positionals.filter({ $0 == Array("-".utf8) }).count <= 1 else {
+            throw .stdinTwice(command: Self.name)
+        }
+        json = scanner.flags.contains("--json")
+        urls = scanner.positionals
+    }
+
+    func run(_ console: Console) async -> ExitCode {
+        let paths: DaemonPaths
+        do {
+            paths = try DaemonPaths.resolve()
+        } catch {
+            console.writeError("Error: \(error)\n")
+            return .unavailable
+        }
+        var client = DaemonClient(paths: paths)
+        var connected = false
+        var worst = ExitCode.success
+        for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
+            let input = String(decoding: bytes, as: UTF8.self)
+            let request = WireProtocol.encode(.open(url: input, interactive: false))
+            var response: String?
+            for _ in 0..<2 where response == nil {
+                if !connected {
+                    do {
+                        try client.connect()
+                        connected = true
+                    } catch {
+                        console.writeError("Error: \(error)\n")
+                        return max(worst, .unavailable)
+                    }
+                }
+                response = client.exchange(request)
+                if response == nil {
+                    client.close()
+                    connected = false
+                }
+            }
+            guard let response else {
+                console.writeError("Error: link \(number + 1): the daemon closed the connection\n")
+                worst = max(worst, .temporaryFailure)
+                continue
+            }
+            worst = max(worst, report(response, input: input, number: number + 1, console))
+        }
+        client.close()
+        return worst
+    }
+
+    /// Prints one response and returns its exit code.
+    private func report(_ line: String, input: String, number: Int, _ console: Console) -> ExitCode {
+        let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+        let shownInput = LinkRedactor.redact(input)
+        if object["ok"] as? Bool == true {
+            let route = object["route"] as? String ?? ""
+            let app = object["app"] as? String
+            let state = object["state"] as? String ?? "done"
+            if json {
+                console.write(
+                    JSONValue.object([
+                        ("input", .string(shownInput)), ("ok", .bool(true)), ("route", .string(route)),
+                        ("app", app.map(JSONValue.string) ?? .null), ("state", .string(state)),
+                    ]).serialized + "\n"
+                )
+            } else {
+                console.write(
+                    "\(state): \(DisplayText.sanitize(route))\(app.map { " → " + DisplayText.sanitize($0) } ?? "")\n"
+                )
+            }
+            return .success
+        }
+        let error = object["error"] as? [String: Any] ?? [:]
+        let kind = error["kind"] as? String ?? "request"
+        let reason = error["reason"] as? String ?? "bad_response"
+        let message = error["message"] as? String ?? "the daemon answered '\(line.prefix(200))'"
+        if json {
+            var members: [(String, JSONValue)] = [("kind", .string(kind)), ("reason", .string(reason))]
+            if let part = error["part"] as? String { members.append(("part", .string(part))) }
+            members.append(("message", .string(message)))
+            console.write(
+                JSONValue.object([("input", .string(shownInput)), ("ok", .bool(false)), ("error", .object(members))])
+                    .serialized + "\n"
+            )
+        } else {
+            console.writeError("Error: link \(number): \(DisplayText.sanitize(message)) [\(reason)]\n")
+        }
+        switch kind {
+        case "unmatched": return .unmatched
+        case "invalid", "request": return .invalid
+        case "permission": return .permission
+        case "temporary": return .temporaryFailure
+        default: return .unavailable
+        }
+    }
+}

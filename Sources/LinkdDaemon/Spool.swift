@@ -1,0 +1,73 @@
+import Foundation
+
+/// Accepted links that have not finished their action (DESIGN.md §5): one 0600 file per link in a 0700 folder,
+/// named by a random id (never by anything in the link), written before the link is acknowledged and removed when
+/// its action finishes.
+public struct Spool: Sendable {
+    /// One accepted link.
+    public struct Entry: Sendable, Codable, Equatable {
+        /// The stable id: the file name, and the `id` an exec program receives, so it can recognise a repeat.
+        public var id: String
+        /// The link as the client sent it.
+        public var url: String
+        /// How many times its action was started (1, then 2 on the replay after a crash).
+        public var attempts: Int
+        /// When it was accepted, seconds since 1970.
+        public var accepted: Double
+    }
+
+    /// The folder.
+    public let directory: String
+
+    /// A spool in `directory`, created 0700 when missing.
+    public init(directory: String) throws {
+        self.directory = directory
+        try DaemonPaths.makePrivateDirectory(directory)
+    }
+
+    /// Writes a new entry for `url` and returns it.
+    public func add(url: String) throws -> Entry {
+        var generator = SystemRandomNumberGenerator()
+        let id = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }
+            .map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
+        let entry = Entry(id: id, url: url, attempts: 1, accepted: Date().timeIntervalSince1970)
+        try write(entry)
+        return entry
+    }
+
+    /// Rewrites `entry` (atomically: a temporary file renamed over it).
+    public func write(_ entry: Entry) throws {
+        let data = try JSONEncoder().encode(entry)
+        let temporary = directory + "/." + entry.id + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
+        else { throw CocoaError(.fileWriteUnknown) }
+        guard rename(temporary, path(of: entry.id)) == 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+    }
+
+    /// Removes the entry `id` (its action finished, or it can never run).
+    public func remove(_ id: String) {
+        unlink(path(of: id))
+    }
+
+    /// Every entry, oldest first; unreadable files are returned as ids to remove.
+    public func entries() -> (entries: [Entry], broken: [String]) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var entries: [Entry] = []
+        var broken: [String] = []
+        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let id = String(name.dropLast(5))
+            if let data = FileManager.default.contents(atPath: directory + "/" + name),
+                let entry = try? JSONDecoder().decode(Entry.self, from: data)
+            {
+                entries.append(entry)
+            } else {
+                broken.append(id)
+            }
+        }
+        return (entries.sorted { $0.accepted < $1.accepted }, broken)
+    }
+
+    private func path(of id: String) -> String { directory + "/" + id + ".json" }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import LinkdFormats
+
+/// The daemon's wire protocol (DESIGN.md §5): newline-delimited JSON, one request per line, one response per request.
+public enum WireProtocol {
+    /// The longest request line, in bytes.
+    public static let maximumLine = 65_536
+
+    /// A request a client sends.
+    public enum Request: Sendable, Equatable {
+        /// `{"op": "open", "url": "…", "interactive": true}`.
+        case open(url: String, interactive: Bool)
+    }
+
+    /// A refusal in a response: `{"kind", "reason", "part"?, "message"}`.
+    public struct Failure: Error, Sendable, Equatable {
+        public var kind: String
+        public var reason: String
+        public var part: String?
+        public var message: String
+
+        public init(kind: String, reason: String, part: String? = nil, message: String) {
+            self.kind = kind
+            self.reason = reason
+            self.part = part
+            self.message = message
+        }
+
+        var json: JSONValue {
+            var members: [(String, JSONValue)] = [("kind", .string(kind)), ("reason", .string(reason))]
+            if let part { members.append(("part", .string(part))) }
+            members.append(("message", .string(message)))
+            return .object(members)
+        }
+    }
+
+    /// Reads one request line.
+    public static func decode(_ line: [UInt8]) -> Result<Request, Failure> {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
+            return .failure(
+                Failure(kind: "request", reason: "bad_request", message: "a request is one JSON object per line")
+            )
+        }
+        guard let op = object["op"] as? String else {
+            return .failure(Failure(kind: "request", reason: "bad_request", message: "the request has no 'op'"))
+        }
+        switch op {
+        case "open":
+            guard let url = object["url"] as? String else {
+                return .failure(
+                    Failure(kind: "request", reason: "bad_request", message: "an 'open' request needs a 'url' string")
+                )
+            }
+            return .success(.open(url: url, interactive: object["interactive"] as? Bool ?? false))
+        default:
+            return .failure(
+                Failure(
+                    kind: "request",
+                    reason: "unknown_op",
+                    message: "unknown op '\(DisplayText.sanitize(String(op.prefix(64))))'"
+                )
+            )
+        }
+    }
+
+    /// `{"op": "open", …}` as a line, without its LF.
+    public static func encode(_ request: Request) -> String {
+        switch request {
+        case .open(let url, let interactive):
+            JSONValue.object([("op", .string("open")), ("url", .string(url)), ("interactive", .bool(interactive))])
+                .serialized
+        }
+    }
+
+    /// `{"ok": true, "route", "app", "state"}`.
+    public static func success(route: String, app: String?, state: String) -> String {
+        JSONValue.object([
+            ("ok", .bool(true)), ("route", .string(route)), ("app", app.map(JSONValue.string) ?? .null),
+            ("state", .string(state)),
+        ]).serialized
+    }
+
+    /// `{"ok": false, "error": {…}}`.
+    public static func failure(_ failure: Failure) -> String {
+        JSONValue.object([("ok", .bool(false)), ("error", failure.json)]).serialized
+    }
+}
