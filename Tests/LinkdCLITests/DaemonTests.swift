@@ -1,0 +1,257 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// `linkd daemon` and `linkd open` as processes, without systemd (DESIGN.md §5).
+@Suite(.serialized) struct DaemonTests {
+    static let canary = "c4nary9d1e7b"
+
+    @Test func deliversTheLinkToTheExecProgramWithNoSecretInItsArgvOrEnvironment() throws {
+        let world = try DaemonHarness()
+        let link = "myapp://note/7?x=1#access_token=\(Self.canary).b.c&refresh_token=\(Self.canary)r"
+        let output = try world.run(["open", link])
+        #expect(output == .init(stdout: "delivered: myapp://note/{id} → com.example.Notes\n", stderr: "", status: 0))
+        #expect(world.waitUntil(5) { world.receivedPayloads().count == 1 })
+        let payload = try #require(world.receivedPayloads().first)
+        #expect(payload["app"] as? String == "com.example.Notes")
+        #expect(payload["route"] as? String == "myapp://note/{id}")
+        #expect(payload["url"] as? String == link)
+        let fields = try #require(payload["fields"] as? [String: String])
+        #expect(
+            fields == ["id": "7", "x": "1", "access_token": "\(Self.canary).b.c", "refresh_token": "\(Self.canary)r"]
+        )
+        #expect((payload["id"] as? String)?.count == 32)
+        let seenByProgram = try String(contentsOf: world.processInfoLog, encoding: .utf8)
+        #expect(seenByProgram.contains("--open-link"))
+        #expect(!seenByProgram.contains(Self.canary))
+        #expect(
+            world.waitUntil(5) {
+                (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
+            }
+        )
+    }
+
+    @Test func reportsRefusalsWithTheExitCodesOfTheDesign() throws {
+        let world = try DaemonHarness()
+        let invalid = try world.run(["open", "--json", "https://app.example.com@evil.example/"])
+        #expect(invalid.status == 65)
+        #expect(invalid.stdout.contains(#""reason": "userinfo", "part": "userinfo""#))
+        let unmatched = try world.run(["open", "myapp://settings"])
+        #expect(unmatched.status == 1)
+        #expect(unmatched.stderr.hasPrefix("Error: link 1: no app claims the link: no route for 'myapp://settings'"))
+        let unavailable = try world.run([
+            "open", "myapp://reset#access_token=a.b.c&refresh_token=\(Self.canary)&type=recovery",
+        ])
+        #expect(unavailable.status == 69)
+        #expect(unavailable.stderr.contains("[action_unavailable]"))
+        let piped = try world.run(["open", "-"], stdin: Data("myapp://note/1\nmyapp://note/2\n".utf8))
+        #expect(
+            piped.stdout == "delivered: myapp://note/{id} → com.example.Notes\n"
+                + "delivered: myapp://note/{id} → com.example.Notes\n"
+        )
+        #expect(piped.status == 0)
+    }
+
+    @Test func tenConcurrentOpensLeaveExactlyOneDaemon() throws {
+        let world = try DaemonHarness()
+        let processes = try (0..<10).map { try world.start(["open", "myapp://note/\($0)"]) }
+        for process in processes { process.waitUntilExit() }
+        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        #expect(world.daemonPIDs().count == 1)
+        #expect(world.waitUntil(5) { world.receivedPayloads().count == 10 })
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to act as another uid"))
+    func aClientOfAnotherUIDIsRefused() throws {
+        let world = try DaemonHarness()
+        #expect(try world.run(["open", "myapp://note/1"]).status == 0)
+        // Open the folder and socket to everyone, so that only the daemon's own check stands in the way.
+        chmod(world.root.path, 0o755)
+        chmod(world.runtime.path, 0o755)
+        chmod(world.runtime.path + "/linkd", 0o755)
+        chmod(world.socketPath, 0o777)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", LinkdProcess.executable.path, "open", "myapp://note/2",
+        ]
+        process.environment = world.environment
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 77)
+        #expect(message.contains("this linkd daemon serves uid 0 only [wrong_user]"))
+        #expect(world.receivedPayloads().count == 1)
+        let log = try String(contentsOfFile: world.logPath, encoding: .utf8)
+        #expect(log.contains("refused a connection from uid 65534"))
+    }
+
+    @Test func aKilledDaemonReplaysTheRunningLinkExactlyOnce() throws {
+        let world = try DaemonHarness(delay: 1.5)
+        #expect(try world.run(["open", "myapp://note/42"]).status == 0)
+        let daemons = world.daemonPIDs()
+        try #require(daemons.count == 1)
+        kill(daemons[0], SIGKILL)  // the program is sleeping before it records: it dies with the daemon
+        usleep(300_000)
+        #expect(world.receivedPayloads().isEmpty)
+        let spooled = try FileManager.default.contentsOfDirectory(atPath: world.spoolPath)
+        #expect(spooled.count == 1)
+        let restarted = try world.start(["daemon", "--idle-exit", "5"])
+        #expect(world.waitUntil(8) { world.receivedPayloads().count == 1 })
+        usleep(500_000)
+        #expect(world.receivedPayloads().count == 1)
+        let payload = try #require(world.receivedPayloads().first)
+        #expect(payload["id"] as? String == spooled.first.map { String($0.dropLast(5)) })
+        #expect(
+            world.waitUntil(5) {
+                (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
+            }
+        )
+        restarted.terminate()
+    }
+
+    @Test func aLinkOpenedAgainWhileInFlightJoinsTheFirstRun() throws {
+        let world = try DaemonHarness(delay: 1)
+        let first = try world.start(["open", "myapp://note/9#code=\(Self.canary)"])
+        usleep(200_000)
+        let second = try world.run(["open", "myapp://note/9#code=\(Self.canary)"])
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0 && second.status == 0)
+        #expect(world.waitUntil(5) { world.receivedPayloads().count == 1 })
+        usleep(300_000)
+        #expect(world.receivedPayloads().count == 1)
+    }
+
+    @Test func twoHundredClientsTimesTenLinksAreAllActedOn() throws {
+        let world = try DaemonHarness()
+        #expect(try world.run(["open", "myapp://note/warmup"]).status == 0)
+        let clients = 200
+        let statuses = Mutex([Int32](repeating: -1, count: clients))
+        DispatchQueue.concurrentPerform(iterations: clients) { client in
+            let links = (0..<10).map { "myapp://note/c\(client)-\($0)" }.joined(separator: "\n") + "\n"
+            let status = (try? world.run(["open", "-"], stdin: Data(links.utf8)).status) ?? -1
+            statuses.withLock { $0[client] = status }
+        }
+        #expect(statuses.withLock { $0.allSatisfy { $0 == 0 } })
+        #expect(world.waitUntil(60) { world.receivedPayloads().count == 2_001 })
+        let ids = Set(world.receivedPayloads().compactMap { ($0["fields"] as? [String: String])?["id"] })
+        #expect(ids.count == 2_001)
+    }
+
+    @Test func silentClientsDoNotDelayAGoodLinkAndAreDroppedAfterFiveSeconds() throws {
+        let world = try DaemonHarness()
+        #expect(try world.run(["open", "myapp://note/warmup"]).status == 0)
+        let silent = try (0..<100).map { _ in try world.connect() }
+        defer { for fd in silent { close(fd) } }
+        let start = Date()
+        #expect(try world.run(["open", "myapp://note/fast"]).status == 0)
+        #expect(Date().timeIntervalSince(start) < 2)
+        // After the first-byte limit the daemon closes them: a read sees EOF.
+        #expect(silent[0].readLine(timeout: 8) == nil)
+        #expect(world.waitUntil(3) { silent.allSatisfy { fd in recv(fd, nil, 0, Int32(MSG_DONTWAIT)) == 0 } })
+    }
+
+    @Test func badInputGetsAnErrorOrAClosedConnectionAndNeverCostsALink() throws {
+        let world = try DaemonHarness()
+        #expect(try world.run(["open", "myapp://note/1"]).status == 0)
+        let connection = try world.connect()
+        connection.send("not json\n")
+        #expect(
+            connection.readLine()
+                == #"{"ok": false, "error": {"kind": "request", "reason": "bad_request", "message": "a request is one JSON object per line"}}"#
+        )
+        connection.send(#"{"op": "frobnicate"}"# + "\n")
+        #expect(
+            connection.readLine()
+                == #"{"ok": false, "error": {"kind": "request", "reason": "unknown_op", "message": "unknown op 'frobnicate'"}}"#
+        )
+        connection.send("\u{0}\u{1}\u{FF}garbage\u{7F}\n")
+        #expect(connection.readLine()?.contains(#""reason": "bad_request""#) == true)
+        connection.send(#"{"op": "open", "url": "myapp://note/2"}"# + "\n")
+        #expect(
+            connection.readLine()
+                == #"{"ok": true, "route": "myapp://note/{id}", "app": "com.example.Notes", "state": "delivered"}"#
+        )
+        connection.send(String(repeating: "x", count: 70_000) + "\n")
+        #expect(connection.readLine()?.contains(#""reason": "too_long""#) == true)
+        #expect(connection.readLine(timeout: 3) == nil)
+        close(connection)
+        let halfway = try world.connect()
+        halfway.send(#"{"op": "open", "url": "myapp://no"#)
+        close(halfway)
+        #expect(try world.run(["open", "myapp://note/3"]).status == 0)
+        #expect(world.waitUntil(5) { world.receivedPayloads().count == 3 })
+        #expect(world.daemonPIDs().count == 1)
+    }
+
+    @Test func noCanaryReachesTheLogTheSpoolNamesOrTheProgramsArgvAndEnvironment() throws {
+        let world = try DaemonHarness(delay: 0.5)
+        let links = [
+            "myapp://note/1#access_token=\(Self.canary).x.y&refresh_token=\(Self.canary)",
+            "myapp://note/2?code=\(Self.canary)",
+            "myapp://reset#access_token=\(Self.canary).a.b&refresh_token=r&type=recovery",
+            "myapp://settings?token=\(Self.canary)", "https://u@x.example/?token=\(Self.canary)",
+        ]
+        _ = try world.run(["open", "--json"] + links)
+        let spoolNames = try FileManager.default.contentsOfDirectory(atPath: world.spoolPath)
+        #expect(!spoolNames.joined().contains(Self.canary))
+        #expect(world.waitUntil(5) { world.receivedPayloads().count == 2 })
+        #expect(
+            world.waitUntil(5) {
+                (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
+            }
+        )
+        let log = try String(contentsOfFile: world.logPath, encoding: .utf8)
+        #expect(!log.contains(Self.canary))
+        #expect(log.contains("accepted for com.example.Notes"))
+        let seen = try String(contentsOf: world.processInfoLog, encoding: .utf8)
+        #expect(!seen.contains(Self.canary))
+    }
+
+    @Test func exitsWhenIdleAndRemovesItsSocket() throws {
+        let world = try DaemonHarness()
+        let daemon = try world.start(["daemon", "--idle-exit", "1"])
+        #expect(world.waitUntil(3) { FileManager.default.fileExists(atPath: world.socketPath) })
+        let start = Date()
+        daemon.waitUntilExit()
+        #expect(daemon.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(start) < 3)
+        #expect(!FileManager.default.fileExists(atPath: world.socketPath))
+    }
+
+    @Test func replacesAStaleSocketFile() throws {
+        let world = try DaemonHarness()
+        try FileManager.default.createDirectory(
+            atPath: world.runtime.path + "/linkd",
+            withIntermediateDirectories: true
+        )
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in world.socketPath.utf8.enumerated() { buffer[index] = byte }
+        }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        close(fd)  // the file stays; nobody listens
+        #expect(try world.run(["open", "myapp://note/1"]).status == 0)
+        #expect(world.waitUntil(5) { world.receivedPayloads().count == 1 })
+    }
+
+    @Test func drainsARunningProgramOnSIGTERM() throws {
+        let world = try DaemonHarness(delay: 1)
+        #expect(try world.run(["open", "myapp://note/1"]).status == 0)
+        let daemons = world.daemonPIDs()
+        try #require(daemons.count == 1)
+        kill(daemons[0], SIGTERM)
+        #expect(world.waitUntil(5) { world.daemonPIDs().isEmpty })
+        #expect(world.receivedPayloads().count == 1)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
+    }
+}
