@@ -77,16 +77,8 @@ final class DaemonHarness: Sendable {
     }
 
     /// Starts `linkd` in this world without waiting.
-    func start(_ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = LinkdProcess.executable
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    func start(_ arguments: [String]) throws -> SpawnedProcess {
+        try SpawnedProcess(LinkdProcess.executable.path, arguments, environment: environment)
     }
 
     /// The pids of `linkd daemon` processes of this world (found by their XDG_RUNTIME_DIR).

@@ -71,17 +71,18 @@ import Testing
         chmod(world.runtime.path, 0o755)
         chmod(world.runtime.path + "/linkd", 0o755)
         chmod(world.socketPath, 0o777)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", LinkdProcess.executable.path, "open", "myapp://note/2",
-        ]
-        process.environment = world.environment
-        let error = Pipe()
-        process.standardError = error
-        try process.run()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errorPath = world.root.appendingPathComponent("setpriv.err").path
+        let process = try SpawnedProcess(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", LinkdProcess.executable.path, "open",
+                "myapp://note/2",
+            ],
+            environment: world.environment,
+            stderrPath: errorPath
+        )
         process.waitUntilExit()
+        let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
         #expect(process.terminationStatus == 77)
         #expect(message.contains("this linkd daemon serves uid 0 only [wrong_user]"))
         #expect(world.receivedPayloads().count == 1)

@@ -16,34 +16,27 @@ struct LinkdProcess {
 
     /// Runs `linkd` with `arguments` (raw bytes allowed) and `stdin`, waiting for it to exit.
     static func run(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         // No installed apps leak in from the machine: a fresh XDG_CONFIG_HOME unless the test gives one.
         var merged = ProcessInfo.processInfo.environment
         merged["XDG_CONFIG_HOME"] =
             FileManager.default.temporaryDirectory.appendingPathComponent("linkd-empty-config").path
         for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        let input = Pipe()
-        let output = Pipe()
-        let error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let writer = Thread {
-            input.fileHandleForWriting.write(stdin)
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self),
-            status: process.terminationStatus
+        let files = SpawnFiles.make()
+        defer { try? FileManager.default.removeItem(at: files) }
+        let input = files.appendingPathComponent("stdin")
+        try stdin.write(to: input)
+        let process = try SpawnedProcess(
+            executable.path,
+            arguments,
+            environment: merged,
+            stdinPath: input.path,
+            stdoutPath: files.appendingPathComponent("stdout").path,
+            stderrPath: files.appendingPathComponent("stderr").path
         )
+        process.waitUntilExit()
+        let read = { (name: String) in
+            String(decoding: (try? Data(contentsOf: files.appendingPathComponent(name))) ?? Data(), as: UTF8.self)
+        }
+        return Output(stdout: read("stdout"), stderr: read("stderr"), status: process.terminationStatus)
     }
 }

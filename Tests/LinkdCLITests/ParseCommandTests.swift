@@ -71,14 +71,16 @@ import Testing
         #expect(piped.stdout.contains(expected))
         #expect(piped.status == 65)
         // Foundation passes arguments as Strings; the shell passes the raw byte.
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", #""$0" parse --json "$(printf 'myapp://x\377')""#, LinkdProcess.executable.path]
-        let pipe = Pipe()
-        shell.standardOutput = pipe
-        try shell.run()
-        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let files = SpawnFiles.make()
+        defer { try? FileManager.default.removeItem(at: files) }
+        let shell = try SpawnedProcess(
+            "/bin/sh",
+            ["-c", #""$0" parse --json "$(printf 'myapp://x\377')""#, LinkdProcess.executable.path],
+            environment: ProcessInfo.processInfo.environment,
+            stdoutPath: files.appendingPathComponent("out").path
+        )
         shell.waitUntilExit()
+        let printed = (try? String(contentsOf: files.appendingPathComponent("out"), encoding: .utf8)) ?? ""
         #expect(printed.contains(expected))
         #expect(shell.terminationStatus == 65)
     }

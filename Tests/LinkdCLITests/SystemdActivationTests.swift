@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Socket activation with the real parts (DESIGN.md §8): a `systemd --user` manager, `systemd-socket-activate`,
+/// and `systemd-analyze verify` on the shipped units.
+@Suite(.serialized, .enabled(if: SystemdUserManager.isAvailable, "needs root, unshare and systemd"))
+struct SystemdActivationTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// An app whose links run a program that records the daemon's pid (its parent) and the payload.
+    private func writeApp(home: URL) throws -> URL {
+        let received = home.appendingPathComponent("received.txt")
+        let program = home.appendingPathComponent("record.sh")
+        try Data("#!/bin/sh\nprintf '%s %s\\n' \"$PPID\" \"$(cat)\" >> \(received.path)\n".utf8).write(to: program)
+        chmod(program.path, 0o755)
+        let apps = home.appendingPathComponent(".config/linkd/apps.d")
+        try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
+        try Data(
+            #"{"app": "com.example.Notes", "links": [{"match": "myapp://note/{id}", "action": {"exec": ["\#(program.path)"]}}]}"#
+                .utf8
+        )
+        .write(to: apps.appendingPathComponent("notes.json"))
+        return received
+    }
+
+    private func lines(_ url: URL) -> [String] {
+        ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    @Test func theUserManagerActivatesTheDaemonOnTheFirstOpenAndAfterEachIdleExitTwelveTimes() throws {
+        let manager = try SystemdUserManager(daemonArguments: "--idle-exit 1")
+        try #require(FileManager.default.fileExists(atPath: manager.runtime.path + "/systemd/private"))
+        let received = try writeApp(home: manager.home)
+        let socket = manager.runtime.path + "/linkd/socket"
+        var deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
+        #expect(manager.daemonPIDs().isEmpty)  // systemd listens; no daemon runs before the first link
+        var info = stat()
+        #expect(stat(socket, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(stat(manager.runtime.path + "/linkd", &info) == 0 && info.st_mode & 0o777 == 0o700)
+        for round in 1...12 {
+            let output = try LinkdProcess.run(["open", "myapp://note/\(round)"], environment: manager.environment)
+            #expect(output.status == 0, "round \(round): \(output)")
+            deadline = Date().addingTimeInterval(6)
+            while !manager.daemonPIDs().isEmpty && Date() < deadline { usleep(20_000) }
+            #expect(manager.daemonPIDs().isEmpty, "round \(round): the daemon did not exit when idle")
+        }
+        let records = lines(received)
+        #expect(records.count == 12)
+        #expect(Set(records.map { $0.split(separator: " ")[0] }).count == 12)  // twelve daemons, one per activation
+        // The socket still belongs to systemd, and it still answers: the start limit was never hit.
+        #expect(FileManager.default.fileExists(atPath: socket))
+        #expect(try LinkdProcess.run(["open", "myapp://note/13"], environment: manager.environment).status == 0)
+    }
+
+    @Test func systemdSocketActivatePassesTheSocketForOneActivation() throws {
+        let world = try DaemonHarness()
+        let received = try writeApp(home: world.root)
+        try FileManager.default.createDirectory(
+            atPath: world.runtime.path + "/linkd",
+            withIntermediateDirectories: true
+        )
+        let errorPath = world.root.appendingPathComponent("activate.err").path
+        let harness = try SpawnedProcess(
+            "/usr/bin/systemd-socket-activate",
+            [
+                "-l", world.socketPath, "--fdname=links", "-E", "XDG_RUNTIME_DIR=\(world.runtime.path)",
+                "-E", "HOME=\(world.root.path)", "-E", "XDG_CONFIG_HOME=\(world.root.path)/.config",
+                LinkdProcess.executable.path, "daemon", "--idle-exit", "1",
+            ],
+            environment: ProcessInfo.processInfo.environment,
+            stderrPath: errorPath
+        )
+        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        let output = try LinkdProcess.run(["open", "myapp://note/1"], environment: world.environment)
+        #expect(output.status == 0, "\(output)")
+        harness.waitUntilExit()
+        let log = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        #expect(harness.terminationStatus == 0)
+        #expect(log.contains("linkd: listening on the socket passed by systemd"))
+        #expect(lines(received).count == 1)
+        #expect(world.daemonPIDs().isEmpty)
+    }
+
+    @Test func theShippedUnitsVerifyClean() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "linkd-units-\(UUID().uuidString.prefix(8))"
+        )
+        let runtime = folder.appendingPathComponent("xrt")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let service = try String(
+            contentsOf: Self.repository.appendingPathComponent("packaging/systemd/linkd.service"),
+            encoding: .utf8
+        )
+        .replacingOccurrences(of: "/usr/bin/linkd", with: LinkdProcess.executable.path)
+        try Data(service.utf8).write(to: folder.appendingPathComponent("linkd.service"))
+        try FileManager.default.copyItem(
+            at: Self.repository.appendingPathComponent("packaging/systemd/linkd.socket"),
+            to: folder.appendingPathComponent("linkd.socket")
+        )
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        environment["MANPATH"] = Self.repository.appendingPathComponent("share/man").path
+        let outputPath = folder.appendingPathComponent("verify.out").path
+        let process = try SpawnedProcess(
+            "/usr/bin/systemd-analyze",
+            [
+                "verify", "--user", folder.appendingPathComponent("linkd.socket").path,
+                folder.appendingPathComponent("linkd.service").path,
+            ],
+            environment: environment,
+            stdoutPath: outputPath,
+            stderrPath: outputPath + ".err"
+        )
+        process.waitUntilExit()
+        let output =
+            ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+            + ((try? String(contentsOfFile: outputPath + ".err", encoding: .utf8)) ?? "")
+        #expect(process.terminationStatus == 0)
+        #expect(output == "")
+    }
+}
