@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "LinkdTesting", targets: ["LinkdTesting"]),
         .executable(name: "linkd", targets: ["linkd"]),
         .executable(name: "linkd-bench", targets: ["linkd-bench"]),
+        .executable(name: "linkd-mini-client", targets: ["linkd-mini-client"]),
     ],
     targets: [
         .target(
@@ -59,6 +60,10 @@ let package = Package(
         .executableTarget(
             name: "linkd-bench",
             dependencies: ["LinkdRouting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "linkd-mini-client",
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import LinkdSystemd
 
 /// Where a command writes and reads: the process's standard streams, or buffers in tests.
 public struct Console: Sendable {
@@ -22,8 +23,8 @@ public struct Console: Sendable {
 
     /// The process's standard output, standard error and standard input.
     public static let standard = Console(
-        write: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        writeError: { FileHandle.standardError.write(Data($0.utf8)) },
+        write: { FileDescriptor.standardOutput.writeAll($0) },
+        writeError: { FileDescriptor.standardError.writeAll($0) },
         readInput: {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {

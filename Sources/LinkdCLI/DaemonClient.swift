@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import LinkdDaemon
 import LinkdSystemd
@@ -32,7 +32,7 @@ struct DaemonClient {
                 adopt(descriptor)
                 return
             }
-            Thread.sleep(forTimeInterval: delay)
+            usleep(useconds_t(delay * 1_000_000))
             delay = min(delay * 2, 0.1)
         }
         throw Unavailable(description: "the linkd daemon is not running and could not be started (log: \(paths.log))")
@@ -78,30 +78,34 @@ struct DaemonClient {
         descriptor = nil
     }
 
-    /// Starts `linkd daemon` detached, its output appended to the log (0600, rotated past 1 MiB).
+    /// Starts `linkd daemon` detached, its output appended to the log (0600, rotated past 1 MiB). The daemon leaves
+    /// this process's session itself (it sees `LINKD_AUTOSTART`).
     private func startDaemon() {
-        let logURL = URL(fileURLWithPath: paths.log)
         try? FileManager.default.createDirectory(
-            at: logURL.deletingLastPathComponent(),
+            atPath: String(paths.log[..<(paths.log.lastIndex(of: "/") ?? paths.log.endIndex)]),
             withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
         )
         if let size = (try? FileManager.default.attributesOfItem(atPath: paths.log))?[.size] as? Int, size > 1 << 20 {
             _ = rename(paths.log, paths.log + ".1")
         }
-        let fd = open(paths.log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        let log = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executablePath)
-        process.arguments = ["daemon"]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, paths.log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var environment = ProcessInfo.processInfo.environment
         environment["LINKD_AUTOSTART"] = "1"
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
-        try? process.run()
+        let words: [String] = [Self.executablePath, "daemon"]
+        let argv = words.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        _ = posix_spawn(&pid, Self.executablePath, &actions, nil, argv, envp)
     }
 
     /// This program's absolute path.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The `linkd` command line: dispatch to subcommands, help and version, and the one place errors are rendered.
 public enum LinkdCLI {

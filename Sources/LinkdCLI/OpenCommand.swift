@@ -1,4 +1,3 @@
-import Foundation
 import LinkdDaemon
 import LinkdFormats
 
@@ -86,12 +85,12 @@ struct OpenCommand: Command {
 
     /// Prints one response and returns its exit code.
     private func report(_ line: String, input: String, number: Int, _ console: Console) -> ExitCode {
-        let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+        let object = (try? JSONValue.parse(Array(line.utf8))) ?? .null
         let shownInput = LinkRedactor.redact(input)
-        if object["ok"] as? Bool == true {
-            let route = object["route"] as? String ?? ""
-            let app = object["app"] as? String
-            let state = object["state"] as? String ?? "done"
+        if object["ok"]?.boolValue == true {
+            let route = object["route"]?.stringValue ?? ""
+            let app = object["app"]?.stringValue
+            let state = object["state"]?.stringValue ?? "done"
             if json {
                 console.write(
                     JSONValue.object([
@@ -106,13 +105,13 @@ struct OpenCommand: Command {
             }
             return .success
         }
-        let error = object["error"] as? [String: Any] ?? [:]
-        let kind = error["kind"] as? String ?? "request"
-        let reason = error["reason"] as? String ?? "bad_response"
-        let message = error["message"] as? String ?? "the daemon answered '\(line.prefix(200))'"
+        let error = object["error"] ?? .null
+        let kind = error["kind"]?.stringValue ?? "request"
+        let reason = error["reason"]?.stringValue ?? "bad_response"
+        let message = error["message"]?.stringValue ?? "the daemon answered '\(line.prefix(200))'"
         if json {
             var members: [(String, JSONValue)] = [("kind", .string(kind)), ("reason", .string(reason))]
-            if let part = error["part"] as? String { members.append(("part", .string(part))) }
+            if let part = error["part"]?.stringValue { members.append(("part", .string(part))) }
             members.append(("message", .string(message)))
             console.write(
                 JSONValue.object([("input", .string(shownInput)), ("ok", .bool(false)), ("error", .object(members))])

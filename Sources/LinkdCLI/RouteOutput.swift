@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
@@ -65,12 +65,13 @@ struct RouteOutput {
         if let email = claims.maskedEmail { parts.append("for " + DisplayText.sanitize(email)) }
         if let expiresAt = claims.expiresAt {
             let date = Date(timeIntervalSince1970: TimeInterval(expiresAt))
-            let formatter = ISO8601DateFormatter()
             let span = Self.span(abs(date.timeIntervalSince(now)))
             if claims.isExpired(at: now) {
-                parts.append("expired \(formatter.string(from: date)) (\(span) ago; the session layer refreshes it)")
+                parts.append(
+                    "expired \(date.formatted(Date.ISO8601FormatStyle())) (\(span) ago; the session layer refreshes it)"
+                )
             } else {
-                parts.append("expires \(formatter.string(from: date)) (in \(span))")
+                parts.append("expires \(date.formatted(Date.ISO8601FormatStyle())) (in \(span))")
             }
         }
         return parts.isEmpty ? "no expiry or email in the token" : parts.joined(separator: ", ")

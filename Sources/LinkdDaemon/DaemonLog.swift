@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 import LinkdFormats
 import LinkdSystemd
 
@@ -30,11 +30,11 @@ public struct DaemonLog: Sendable {
         case .journal:
             let clean = fields.map { ($0.0, LinkRedactor.redact(DisplayText.sanitize($0.1))) }
             if (try? Journal.send(safe, priority: priority, identifier: "linkd", fields: clean)) != nil { return }
-            FileHandle.standardError.write(Data("linkd: \(safe)\n".utf8))
+            FileDescriptor.standardError.writeAll("linkd: \(safe)\n")
         case .standardError(let prefixed):
             let prefix = prefixed ? "<\(priority.rawValue)>" : ""
             let suffix = fields.isEmpty ? "" : " (" + fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ") + ")"
-            FileHandle.standardError.write(Data("\(prefix)linkd: \(safe)\(LinkRedactor.redact(suffix))\n".utf8))
+            FileDescriptor.standardError.writeAll("\(prefix)linkd: \(safe)\(LinkRedactor.redact(suffix))\n")
         }
     }
 }

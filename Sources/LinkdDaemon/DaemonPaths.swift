@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import Glibc
 
 /// Where the daemon and its clients meet (DESIGN.md §5): `$XDG_RUNTIME_DIR/linkd/` holds the socket (0600), the
 /// spool and the start lock, in a 0700 folder; `$XDG_STATE_HOME/linkd/linkd.log` holds an autostarted daemon's log.
@@ -35,7 +36,7 @@ public struct DaemonPaths: Sendable, Equatable {
             throw Missing(description: "XDG_RUNTIME_DIR is not set, so there is no place for the linkd socket")
         }
         let directory = runtime + "/linkd"
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state"
         return DaemonPaths(
             runtimeDirectory: directory,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Accepted links that have not finished their action (DESIGN.md §5): one 0600 file per link in a 0700 folder,
 /// named by a random id (never by anything in the link), written before the link is acknowledged and removed when

@@ -1,4 +1,3 @@
-import Foundation
 import LinkdFormats
 
 /// The daemon's wire protocol (DESIGN.md §5): newline-delimited JSON, one request per line, one response per request.
@@ -36,22 +35,22 @@ public enum WireProtocol {
 
     /// Reads one request line.
     public static func decode(_ line: [UInt8]) -> Result<Request, Failure> {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
+        guard let object = try? JSONValue.parse(line), object.objectMembers != nil else {
             return .failure(
                 Failure(kind: "request", reason: "bad_request", message: "a request is one JSON object per line")
             )
         }
-        guard let op = object["op"] as? String else {
+        guard let op = object["op"]?.stringValue else {
             return .failure(Failure(kind: "request", reason: "bad_request", message: "the request has no 'op'"))
         }
         switch op {
         case "open":
-            guard let url = object["url"] as? String else {
+            guard let url = object["url"]?.stringValue else {
                 return .failure(
                     Failure(kind: "request", reason: "bad_request", message: "an 'open' request needs a 'url' string")
                 )
             }
-            return .success(.open(url: url, interactive: object["interactive"] as? Bool ?? false))
+            return .success(.open(url: url, interactive: object["interactive"]?.boolValue ?? false))
         default:
             return .failure(
                 Failure(

@@ -3,6 +3,8 @@
 public indirect enum JSONValue: Sendable, Equatable {
     case string(String)
     case number(Int64)
+    /// A number that is not a whole `Int64` (only parsing produces it).
+    case double(Double)
     case bool(Bool)
     case null
     case array([JSONValue])
@@ -21,6 +23,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         switch self {
         case .string(let text): Self.writeString(text, to: &output)
         case .number(let number): output += String(number)
+        case .double(let number): output += number.isFinite ? String(number) : "null"
         case .bool(let flag): output += flag ? "true" : "false"
         case .null: output += "null"
         case .array(let values):

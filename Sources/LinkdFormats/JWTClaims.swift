@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// The claims of a JWT, decoded without verifying its signature (the backend is the authority; linkd reads them to
 /// tell a person whose link it is and when it expires).
@@ -18,20 +18,19 @@ public struct JWTClaims: Sendable, Hashable {
     public init?(_ token: Secret) {
         let segments = token.revealed().split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3, let payload = Self.base64URLDecode(segments[1]),
-            let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
+            let object = try? JSONValue.parse(payload), object.objectMembers != nil
         else { return nil }
-        expiresAt = Self.integer(object["exp"])
-        issuedAt = Self.integer(object["iat"])
-        subject = object["sub"] as? String
-        email = object["email"] as? String
+        // `Int64(exactly:)` underneath: `exp: 1e300` is no expiry, not a trap.
+        expiresAt = object["exp"]?.int64Value
+        issuedAt = object["iat"]?.int64Value
+        subject = object["sub"]?.stringValue
+        email = object["email"]?.stringValue
         audience =
-            (object["aud"] as? String).map { [$0] } ?? (object["aud"] as? [Any])?.compactMap { $0 as? String } ?? []
-        issuer = object["iss"] as? String
-        sessionID = object["session_id"] as? String
-        methods = ((object["amr"] as? [Any]) ?? []).compactMap { entry in
-            (entry as? String) ?? ((entry as? [String: Any])?["method"] as? String)
-        }
-        assuranceLevel = object["aal"] as? String
+            object["aud"]?.stringValue.map { [$0] } ?? object["aud"]?.arrayElements?.compactMap(\.stringValue) ?? []
+        issuer = object["iss"]?.stringValue
+        sessionID = object["session_id"]?.stringValue
+        methods = (object["amr"]?.arrayElements ?? []).compactMap { $0.stringValue ?? $0["method"]?.stringValue }
+        assuranceLevel = object["aal"]?.stringValue
     }
 
     /// Whether the token has expired at `now` (a token without `exp` has not).
@@ -51,16 +50,8 @@ public struct JWTClaims: Sendable, Hashable {
         return String(first) + "***" + email[at...]
     }
 
-    /// A JSON number that is a whole number within `Int64`, read without trapping (`1e300` is not one).
-    private static func integer(_ value: Any?) -> Int64? {
-        guard let number = value as? NSNumber, !(value is Bool) else { return nil }
-        let double = number.doubleValue
-        guard double.rounded() == double, let integer = Int64(exactly: double) else { return nil }
-        return integer
-    }
-
     static func base64URLDecode(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = String(text).replacing("-", with: "+").replacing("_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         return Data(base64Encoded: base64)
     }

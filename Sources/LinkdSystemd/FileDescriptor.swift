@@ -23,3 +23,22 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
         else { throw .systemCall(operation: "set descriptor flags", errno: errno) }
     }
 }
+
+extension FileDescriptor {
+    /// The process's standard output.
+    public static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    /// The process's standard error.
+    public static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
+
+    /// Writes all of `text` (`write(2)`, retried on EINTR and short writes); errors are dropped, as for a log line.
+    public func writeAll(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            offset += count
+        }
+    }
+}

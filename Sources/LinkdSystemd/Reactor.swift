@@ -1,5 +1,4 @@
 import CSystemd
-import Foundation
 import Glibc
 import Synchronization
 
@@ -42,9 +41,20 @@ public final class Reactor: Sendable {
         epollFD = epoll
         wakeFD = wake
         _ = linkd_epoll_arm(epoll, wake, 0, 1)
-        let thread = Thread { [self] in self.run() }
-        thread.name = "linkd-reactor"
-        thread.start()
+        var thread = pthread_t()
+        let reactor = Unmanaged.passRetained(self).toOpaque()
+        let created = pthread_create(
+            &thread,
+            nil,
+            { argument in
+                guard let argument else { return nil }
+                Unmanaged<Reactor>.fromOpaque(argument).takeRetainedValue().run()
+                return nil
+            },
+            reactor
+        )
+        guard created == 0 else { throw .systemCall(operation: "start the reactor thread", errno: created) }
+        pthread_detach(thread)
     }
 
     /// Suspends until `descriptor` is readable (or `writable`), `deadline` passes, or the task is cancelled.

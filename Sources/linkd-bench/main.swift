@@ -7,7 +7,14 @@ case "route":
 case "route-profile":
     // Only linkd's parse + route at 1,000 patterns, for a profiler to attribute.
     RouteBenchmark.profile()
+case "open":
+    do {
+        try OpenBenchmark.run()
+    } catch {
+        FileHandle.standardError.write(Data("linkd-bench open: \(error)\n".utf8))
+        exit(1)
+    }
 default:
-    FileHandle.standardError.write(Data("usage: linkd-bench route\n".utf8))
+    FileHandle.standardError.write(Data("usage: linkd-bench route | open\n".utf8))
     exit(64)
 }

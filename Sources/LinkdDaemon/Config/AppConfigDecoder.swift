@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LinkdFormats
 import LinkdRouting
 
@@ -17,11 +17,11 @@ struct AppConfigDecoder {
 
     /// The config, or `nil` when any problem was found (then ``errors`` says which).
     mutating func decode(_ data: Data) -> AppConfig? {
-        guard let root = try? JSONSerialization.jsonObject(with: data) else {
+        guard let object = try? JSONValue.parse(data) else {
             fail("$", "not valid JSON")
             return nil
         }
-        guard let object = root as? [String: Any] else {
+        guard object.objectMembers != nil else {
             fail("$", "expected an object")
             return nil
         }
@@ -29,7 +29,7 @@ struct AppConfigDecoder {
         let app = appID(object["app"], at: "$.app")
         let backend = object["backend"].flatMap { backendConfig($0, at: "$.backend") }
         var links: [LinkConfig] = []
-        if let array = object["links"] as? [Any], !array.isEmpty {
+        if let array = object["links"]?.arrayElements, !array.isEmpty {
             for (index, entry) in array.enumerated() {
                 if let link = linkConfig(entry, appBackend: backend, at: "$.links[\(index)]") { links.append(link) }
             }
@@ -40,16 +40,17 @@ struct AppConfigDecoder {
         return AppConfig(app: app, file: file, links: links, backend: backend)
     }
 
-    private mutating func checkKeys(_ object: [String: Any], allowed: Set<String>, at path: String) {
-        for key in object.keys.sorted() where !allowed.contains(key) { fail("\(path).\(key)", "unknown key") }
+    private mutating func checkKeys(_ object: JSONValue, allowed: Set<String>, at path: String) {
+        let keys = Set((object.objectMembers ?? []).map(\.0))
+        for key in keys.sorted() where !allowed.contains(key) { fail("\(path).\(key)", "unknown key") }
     }
 
-    private mutating func string(_ value: Any?, at path: String) -> String? {
+    private mutating func string(_ value: JSONValue?, at path: String) -> String? {
         guard let value else {
             fail(path, "missing")
             return nil
         }
-        guard let text = value as? String, !text.isEmpty else {
+        guard let text = value.stringValue, !text.isEmpty else {
             fail(path, "expected a non-empty string")
             return nil
         }
@@ -57,7 +58,7 @@ struct AppConfigDecoder {
     }
 
     /// A reverse-DNS id (`com.example.Notes`): dot-separated words of letters, digits, `_` and `-`.
-    private mutating func appID(_ value: Any?, at path: String) -> String? {
+    private mutating func appID(_ value: JSONValue?, at path: String) -> String? {
         guard let text = string(value, at: path) else { return nil }
         let words = text.split(separator: ".", omittingEmptySubsequences: false)
         let isValid =
@@ -73,8 +74,8 @@ struct AppConfigDecoder {
         return text
     }
 
-    private mutating func linkConfig(_ value: Any, appBackend: BackendConfig?, at path: String) -> LinkConfig? {
-        guard let object = value as? [String: Any] else {
+    private mutating func linkConfig(_ object: JSONValue, appBackend: BackendConfig?, at path: String) -> LinkConfig? {
+        guard object.objectMembers != nil else {
             fail(path, "expected an object")
             return nil
         }
@@ -92,7 +93,7 @@ struct AppConfigDecoder {
         }
         var format: AuthLinkFormat?
         if let raw = object["format"] {
-            format = (raw as? String).flatMap(AuthLinkFormat.init(rawValue:))
+            format = raw.stringValue.flatMap(AuthLinkFormat.init(rawValue:))
             if format == nil {
                 let names = AuthLinkFormat.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
                 fail("\(path).format", "expected one of \(names)")
@@ -127,25 +128,26 @@ struct AppConfigDecoder {
         }
     }
 
-    private mutating func linkAction(_ value: Any?, at path: String) -> LinkAction? {
+    private mutating func linkAction(_ value: JSONValue?, at path: String) -> LinkAction? {
+        let members = value?.objectMembers ?? []
         switch value {
         case nil:
             fail(path, "missing")
-        case let word as String where word == "reset":
+        case .string("reset"):
             return .reset
-        case let word as String where word == "forward":
+        case .string("forward"):
             return .forward
-        case let object as [String: Any] where object.count == 1 && object["exec"] != nil:
-            guard let argv = object["exec"] as? [Any], !argv.isEmpty,
-                case let words = argv.compactMap({ $0 as? String }), words.count == argv.count,
+        case .object where members.count == 1 && members[0].0 == "exec":
+            guard let argv = members[0].1.arrayElements, !argv.isEmpty,
+                case let words = argv.compactMap(\.stringValue), words.count == argv.count,
                 words.allSatisfy({ !$0.isEmpty })
             else {
                 fail("\(path).exec", "expected a non-empty array of non-empty strings (the program and its arguments)")
                 return nil
             }
             return .exec(words)
-        case let object as [String: Any] where object.count == 1 && object["dbus"] != nil:
-            guard let id = appID(object["dbus"], at: "\(path).dbus") else { return nil }
+        case .object where members.count == 1 && members[0].0 == "dbus":
+            guard let id = appID(members[0].1, at: "\(path).dbus") else { return nil }
             return .dbus(id)
         default:
             fail(path, #"expected "reset", "forward", {"exec": [argv…]} or {"dbus": "app.id"}"#)
@@ -153,12 +155,12 @@ struct AppConfigDecoder {
         return nil
     }
 
-    private mutating func backendConfig(_ value: Any, at path: String) -> BackendConfig? {
-        guard let object = value as? [String: Any] else {
+    private mutating func backendConfig(_ object: JSONValue, at path: String) -> BackendConfig? {
+        guard object.objectMembers != nil else {
             fail(path, "expected an object")
             return nil
         }
-        let kind = object["kind"] as? String
+        let kind = object["kind"]?.stringValue
         let secretKey = kind == "supabase" ? "apiKey" : "appId"
         checkKeys(object, allowed: ["kind", "url", "caFile", secretKey], at: path)
         let url = backendURL(object["url"], at: "\(path).url")
@@ -177,7 +179,7 @@ struct AppConfigDecoder {
     }
 
     /// https, or plain http for 127.0.0.1, ::1 and localhost alone.
-    private mutating func backendURL(_ value: Any?, at path: String) -> LinkURL? {
+    private mutating func backendURL(_ value: JSONValue?, at path: String) -> LinkURL? {
         guard let text = string(value, at: path) else { return nil }
         let url: LinkURL
         do {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Finds and reads the `apps.d` folders (DESIGN.md §6): `$XDG_CONFIG_HOME/linkd`, `/etc/linkd`,
 /// `/usr/share/linkd`, in that order; for a file name in several, the first wins.

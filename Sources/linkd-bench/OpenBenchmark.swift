@@ -1,0 +1,136 @@
+import Foundation
+import Glibc
+
+/// `linkd-bench open`: the daemon path in numbers, all measured in one run against one daemon.
+///
+/// - `open_round_trip_ms` / `minimal_client_round_trip_ms`: median wall time of `linkd open LINK` and of
+///   `linkd-mini-client` (connect, write the request, read the answer; Glibc only) over the same warm daemon, both
+///   including process start, interleaved.
+/// - `links_per_second_*`: links through one `linkd open -` connection.
+/// - `daemon_rss_*`: the daemon's resident memory idle and after 10,000 links.
+enum OpenBenchmark {
+    struct World {
+        let root: URL
+        var environment: [String: String]
+        var socket: String { root.path + "/xrt/linkd/socket" }
+    }
+
+    static var linkdPath: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("linkd").path
+    }
+
+    static func makeWorld() throws -> World {
+        let root = URL(fileURLWithPath: "/tmp/linkd-bench-\(getpid())")
+        let apps = root.appendingPathComponent("config/linkd/apps.d")
+        try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("xrt"),
+            withIntermediateDirectories: true
+        )
+        chmod(root.appendingPathComponent("xrt").path, 0o700)
+        let app = #"""
+            {"app": "org.example.Bench", "links": [
+              {"match": "bench://exec/{id}", "action": {"exec": ["/bin/dd", "of=/dev/null", "status=none"]}},
+              {"match": "bench://reset", "format": "supabase", "action": "reset"}],
+             "backend": {"kind": "supabase", "url": "https://abcd.supabase.co", "apiKey": "anon"}}
+            """#
+        try Data(app.utf8).write(to: apps.appendingPathComponent("bench.json"))
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = root.path + "/xrt"
+        environment["XDG_CONFIG_HOME"] = root.path + "/config"
+        environment["XDG_STATE_HOME"] = root.path + "/state"
+        return World(root: root, environment: environment)
+    }
+
+    /// Runs `path arguments` with stdin from `stdinPath`, output discarded; returns the wall time in ms.
+    static func timed(
+        _ path: String,
+        _ arguments: [String],
+        _ environment: [String: String],
+        stdinPath: String = "/dev/null"
+    ) -> Double {
+        let start = ContinuousClock.now
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
+        var pid: pid_t = 0
+        posix_spawn(&pid, path, &actions, nil, argv, envp)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        for pointer in argv { free(pointer) }
+        for pointer in envp { free(pointer) }
+        posix_spawn_file_actions_destroy(&actions)
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    static func residentMiB(_ pid: pid_t) -> Double {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    static func run() throws {
+        let world = try makeWorld()
+        defer { try? FileManager.default.removeItem(at: world.root) }
+        var daemonPID: pid_t = 0
+        let argv = [strdup(linkdPath), strdup("daemon"), strdup("--idle-exit"), strdup("120"), nil]
+        let envp = world.environment.map { strdup($0.key + "=" + $0.value) } + [nil]
+        var quiet = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&quiet)
+        posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn(&daemonPID, linkdPath, &quiet, nil, argv, envp)
+        posix_spawn_file_actions_destroy(&quiet)
+        defer {
+            kill(daemonPID, SIGTERM)
+            var status: Int32 = 0
+            waitpid(daemonPID, &status, 0)
+        }
+        while access(world.socket, F_OK) != 0 { usleep(10_000) }
+        usleep(200_000)
+        let idle = residentMiB(daemonPID)
+
+        let rounds = 201
+        var linkd: [Double] = []
+        var minimal: [Double] = []
+        let clientPath = URL(fileURLWithPath: linkdPath).deletingLastPathComponent().appendingPathComponent(
+            "linkd-mini-client"
+        ).path
+        for round in 0..<rounds {
+            let link = "bench://exec/\(round)"
+            linkd.append(timed(linkdPath, ["open", link], world.environment))
+            minimal.append(timed(clientPath, [world.socket, link + "-m"], world.environment))
+        }
+
+        let count = 10_000
+        let routeOnly = world.root.appendingPathComponent("route-only.txt")
+        try Data((0..<count).map { "bench://reset?code=c\($0)\n" }.joined().utf8).write(to: routeOnly)
+        let routeMilliseconds = timed(linkdPath, ["open", "-"], world.environment, stdinPath: routeOnly.path)
+        let execCount = 500
+        let exec = world.root.appendingPathComponent("exec.txt")
+        try Data((0..<execCount).map { "bench://exec/x\($0)\n" }.joined().utf8).write(to: exec)
+        let execMilliseconds = timed(linkdPath, ["open", "-"], world.environment, stdinPath: exec.path)
+        usleep(500_000)
+        let after = residentMiB(daemonPID)
+
+        let results: [(String, String)] = [
+            ("open_round_trip_ms", String(format: "%.2f", median(linkd))),
+            ("minimal_client_round_trip_ms", String(format: "%.2f", median(minimal))),
+            ("ratio_open_vs_minimal", String(format: "%.2f", median(linkd) / median(minimal))),
+            ("round_trips_measured", String(rounds)),
+            ("links_per_second_route_only", String(format: "%.0f", Double(count) / (routeMilliseconds / 1e3))),
+            ("links_per_second_exec", String(format: "%.0f", Double(execCount) / (execMilliseconds / 1e3))),
+            ("daemon_rss_idle_mib", String(format: "%.1f", idle)),
+            ("daemon_rss_after_10000_links_mib", String(format: "%.1f", after)),
+        ]
+        for (name, value) in results { print("\(name): \(value)") }
+    }
+}
