@@ -39,6 +39,10 @@ public enum LinkdCLI {
                 Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
             )
         }
+        if arguments.first == Array("open".utf8) {
+            // The links are read: overwrite them, so /proc/<pid>/cmdline never shows a token for long.
+            ArgumentScrubber.scrub(keeping: 2)
+        }
         let code = await run(arguments, console: .standard)
         exit(code.rawValue)
     }

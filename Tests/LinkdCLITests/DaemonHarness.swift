@@ -53,13 +53,17 @@ final class DaemonHarness: Sendable {
             """.utf8
         ).write(to: program)
         chmod(program.path, 0o755)
-        try writeApps(program: program.path)
+        let slow = root.appendingPathComponent("slow.sh")
+        try Data("#!/bin/sh\nsleep 1\ncat > /dev/null\nsleep \(delay)\n".utf8).write(to: slow)
+        chmod(slow.path, 0o755)
+        try writeApps(program: program.path, slow: slow.path)
     }
 
-    func writeApps(program: String) throws {
+    func writeApps(program: String, slow: String) throws {
         let app = """
             {"app": "com.example.Notes", "links": [
               {"match": "myapp://note/{id}", "action": {"exec": ["\(program)", "--open-link"]}},
+              {"match": "myapp://slow/{id}", "action": {"exec": ["\(slow)"]}},
               {"match": "myapp://reset", "format": "supabase", "action": "reset"}],
              "backend": {"kind": "supabase", "url": "https://abcd.supabase.co", "apiKey": "anon"}}
             """
@@ -71,14 +75,23 @@ final class DaemonHarness: Sendable {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Runs `linkd` in this world.
-    func run(_ arguments: [String], stdin: Data = Data()) throws -> LinkdProcess.Output {
-        try LinkdProcess.run(arguments, stdin: stdin, environment: environment)
+    /// Runs `linkd` in this world (with `extra` environment).
+    func run(_ arguments: [String], stdin: Data = Data(), extra: [String: String] = [:]) throws -> LinkdProcess.Output {
+        try LinkdProcess.run(arguments, stdin: stdin, environment: environment.merging(extra) { $1 })
     }
 
-    /// Starts `linkd` in this world without waiting.
-    func start(_ arguments: [String]) throws -> SpawnedProcess {
-        try SpawnedProcess(LinkdProcess.executable.path, arguments, environment: environment)
+    /// Starts `linkd` in this world without waiting (with `extra` environment, output to `stderrPath`).
+    func start(
+        _ arguments: [String],
+        extra: [String: String] = [:],
+        stderrPath: String = "/dev/null"
+    ) throws -> SpawnedProcess {
+        try SpawnedProcess(
+            LinkdProcess.executable.path,
+            arguments,
+            environment: environment.merging(extra) { $1 },
+            stderrPath: stderrPath
+        )
     }
 
     /// The pids of `linkd daemon` processes of this world (found by their XDG_RUNTIME_DIR).

@@ -1,0 +1,45 @@
+import Glibc
+
+/// Overwrites this process's own arguments where `/proc/<pid>/cmdline` reads them, so a link passed on the command
+/// line (`linkd open URL`, as the desktop entry runs it) is visible to other processes only for an instant.
+///
+/// Swift's `CommandLine.unsafeArgv` is a copy on Linux; the kernel's argument area is found through the
+/// `arg_start` and `arg_end` fields (48 and 49) of `/proc/self/stat`.
+enum ArgumentScrubber {
+    /// Zeroes everything after the first `keeping` arguments, in the kernel's area and in Swift's copy.
+    static func scrub(keeping: Int) {
+        for index in keeping..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            memset(pointer, 0, strlen(pointer))
+        }
+        guard let (start, end) = argumentArea(), end > start,
+            let area = UnsafeMutablePointer<UInt8>(bitPattern: start)
+        else { return }
+        let length = Int(end - start)
+        var offset = 0
+        for _ in 0..<keeping {
+            while offset < length && area[offset] != 0 { offset += 1 }
+            offset += 1  // past the NUL
+        }
+        if offset < length { memset(area + offset, 0, length - offset) }
+    }
+
+    /// `arg_start` and `arg_end` from `/proc/self/stat`.
+    private static func argumentArea() -> (UInt, UInt)? {
+        let fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        let count = read(fd, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        let text = buffer[0..<count]
+        // The command name in parentheses may hold spaces: fields are counted after the last ')'.
+        guard let close = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = text[(close + 1)...].split(separator: UInt8(ascii: " ")).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        // fields[0] is field 3 (state); arg_start is field 48, arg_end field 49.
+        guard fields.count > 46, let start = UInt(fields[45]), let end = UInt(fields[46]) else { return nil }
+        return (start, end)
+    }
+}

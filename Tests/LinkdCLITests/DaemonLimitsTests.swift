@@ -1,0 +1,86 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The exec time limit, the argv overwrite of `linkd open`, and what reaches the journal.
+@Suite(.serialized) struct DaemonLimitsTests {
+    static let canary = "c4nary5e2f88"
+
+    @Test func killsAProgramPastItsTimeLimitAndClearsItsLink() throws {
+        let world = try DaemonHarness(delay: 30)
+        let daemon = try world.start(["daemon", "--idle-exit", "10"], extra: ["LINKD_EXEC_TIME_LIMIT": "1"])
+        defer { daemon.terminate() }
+        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(try world.run(["open", "myapp://note/1"]).status == 0)
+        #expect(
+            world.waitUntil(6) {
+                (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
+            }
+        )
+        let log = world.root.appendingPathComponent("daemon.err").path
+        _ = log
+        #expect(world.receivedPayloads().isEmpty)
+    }
+
+    @Test func openOverwritesItsLinksInItsOwnArgv() throws {
+        let world = try DaemonHarness()
+        #expect(try world.run(["open", "myapp://note/warmup"]).status == 0)
+        let client = try world.start(["open", "myapp://slow/1#access_token=\(Self.canary).a.b&refresh_token=r"])
+        // The program reads the link only after a second, so the client is still waiting for its answer here;
+        // the link must already be gone from what other processes can read of its command line.
+        usleep(500_000)
+        let seen = ((try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(client.pid)/cmdline"))) ?? Data())
+            .map { $0 == 0 ? " " : String(UnicodeScalar($0)) }.joined()
+        client.waitUntilExit()
+        #expect(seen.contains("open"))
+        #expect(!seen.contains(Self.canary))
+        #expect(!seen.contains("myapp://"))
+        #expect(client.terminationStatus == 0)
+    }
+
+    @Test(.enabled(if: getuid() == 0 && access("/run/systemd/journal", F_OK) != 0, "needs root and no journald"))
+    func logsStructuredEntriesToTheJournalWithoutSecrets() throws {
+        let directory = "/run/systemd/journal"
+        let path = directory + "/socket"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer {
+            unlink(path)
+            rmdir(directory)
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        try #require(bound == 0)
+        let world = try DaemonHarness()
+        let daemon = try world.start(["daemon", "--idle-exit", "10"], extra: ["JOURNAL_STREAM": "8:1"])
+        defer { daemon.terminate() }
+        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(try world.run(["open", "myapp://note/7#code=\(Self.canary)"]).status == 0)
+        _ = world.waitUntil(3) { world.receivedPayloads().count == 1 }
+        usleep(300_000)
+        var entries: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            guard count > 0 else { break }
+            entries.append(String(decoding: buffer[0..<count], as: UTF8.self))
+        }
+        let accepted = entries.first { $0.contains("MESSAGE=link ") && $0.contains(" accepted for com.example.Notes") }
+        let entry = try #require(accepted, "\(entries)")
+        #expect(entry.contains("\nPRIORITY=6\n"))
+        #expect(entry.contains("\nSYSLOG_IDENTIFIER=linkd\n"))
+        #expect(entry.contains("\nLINKD_APP=com.example.Notes\n"))
+        #expect(entry.contains("\nLINKD_ROUTE=myapp://note/{id}\n"))
+        #expect(entry.contains("\nLINKD_LINK_ID="))
+        #expect(!entries.joined().contains(Self.canary))
+    }
+}
