@@ -7,7 +7,8 @@ public enum LinkdCLI {
     public static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        OpenCommand.self, ParseCommand.self, RouteCommand.self, DaemonCommand.self,
+        OpenCommand.self, ParseCommand.self, RouteCommand.self, RegisterCommand.self, UnregisterCommand.self,
+        StatusCommand.self, DaemonCommand.self,
     ]
 
     static var help: String {

@@ -47,6 +47,11 @@ actor LinkService {
                 "refused a link: \(error.description)",
                 [("LINKD_REASON", error.refusal?.reason.rawValue ?? "no_app")]
             )
+            if case .unmatched = error, let web = try? LinkURL(parsing: text), web.isSpecial {
+                // linkd never owns web links: an https link is routed only for the hosts that apps claim.
+                let message = "no app claims links to host '\(web.hostname)'"
+                return WireProtocol.failure(WireProtocol.Failure(kind: "unmatched", reason: "no_app", message: message))
+            }
             return WireProtocol.failure(Self.failure(error))
         }
         guard let app = resolution.app, let claim = resolution.link else {
