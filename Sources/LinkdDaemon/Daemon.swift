@@ -150,6 +150,48 @@ public struct Daemon: Sendable {
         }
     }
 
+    /// A subscribed connection: the app's `forward` links are pushed to it until it goes away. It is exempt from the
+    /// first-byte rule, since a subscriber only listens.
+    private func serveSubscriber(_ socket: AsyncSocket, app: String, _ service: LinkService) async {
+        let (id, stream) = await service.subscribe(app)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var buffer: [UInt8] = []
+                while let count = try? await socket.read(into: &buffer, deadline: nil), count > 0 {}
+            }
+            group.addTask {
+                for await outgoing in stream {
+                    guard Self.writeWithoutWaiting(socket.descriptor, outgoing.line) else { return }
+                    await service.written(outgoing.entryID)
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+        await service.unsubscribe(app, id: id)
+    }
+
+    /// Writes `line` with non-blocking sends, pausing briefly while the socket is full (at most five seconds), so
+    /// that the subscriber's reader keeps the only reactor wait on the descriptor.
+    private static func writeWithoutWaiting(_ descriptor: FileDescriptor, _ line: String) -> Bool {
+        let bytes = Array(line.utf8)
+        var offset = 0
+        let deadline = ContinuousClock.now + .seconds(5)
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes {
+                send(descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if count > 0 {
+                offset += count
+            } else if count < 0 && (errno == EAGAIN || errno == EINTR) && ContinuousClock.now < deadline {
+                usleep(5_000)
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
     /// One client: its uid is checked before a byte is read; then one response per request line.
     private func serve(_ descriptor: FileDescriptor, _ service: LinkService, _ log: DaemonLog) async {
         let socket: AsyncSocket
@@ -200,6 +242,13 @@ public struct Daemon: Sendable {
                 response = WireProtocol.failure(failure)
             case .success(.open(let url, _)):
                 response = await service.open(url)
+            case .success(.subscribe(let app)):
+                let acknowledgement = WireProtocol.subscribed(app: app)
+                guard
+                    (try? await socket.write(Array((acknowledgement + "\n").utf8), deadline: .now + .seconds(5))) != nil
+                else { return }
+                await serveSubscriber(socket, app: app, service)
+                return
             }
             do {
                 try await socket.write(Array((response + "\n").utf8), deadline: .now + Self.requestTimeout)

@@ -18,18 +18,28 @@ actor LinkService {
         var started: ContinuousClock.Instant
     }
 
-    private let resolver: LinkResolver
-    private let spool: Spool
-    private let log: DaemonLog
+    let resolver: LinkResolver
+    let spool: Spool
+    let log: DaemonLog
     private let execTimeLimit: Duration
     private var inFlight: [String: InFlight] = [:]
     private var running: [Int32: Running] = [:]
+    /// `forward`: links waiting for their app to subscribe, by app, oldest first.
+    var queued: [String: [Spool.Entry]] = [:]
+    /// `forward`: connected subscribers, by app; the first gets the links.
+    var subscribers: [String: [Subscriber]] = [:]
+    /// `forward`: links handed to a subscriber and not yet written to its socket, by spool id.
+    var handedOut: [String: (subscriber: UInt64, entry: Spool.Entry)] = [:]
+    var nextSubscriberID: UInt64 = 0
+    /// How long a `forward` link waits for its app (`LINKD_FORWARD_TTL`, seconds; default 10 minutes).
+    let forwardTTL: Double
 
     init(resolver: LinkResolver, spool: Spool, log: DaemonLog, execTimeLimit: Duration) {
         self.resolver = resolver
         self.spool = spool
         self.log = log
         self.execTimeLimit = execTimeLimit
+        forwardTTL = ProcessInfo.processInfo.environment["LINKD_FORWARD_TTL"].flatMap(Double.init) ?? 600
     }
 
     /// Whether no link is in flight and no program runs.
@@ -58,6 +68,9 @@ actor LinkService {
             preconditionFailure("a resolver without the built-in fallback always names the app")
         }
         let route = resolution.route.id
+        if case .forward = claim.action {
+            return forward(link, app: app.app, route: resolution.route)
+        }
         guard case .exec(let arguments) = claim.action else {
             return WireProtocol.failure(
                 WireProtocol.Failure(
@@ -138,8 +151,10 @@ actor LinkService {
         inFlight[key] = flight
     }
 
-    /// Collects programs that exited, and kills those past the time limit; their links leave the spool.
+    /// Collects programs that exited, and kills those past the time limit; their links leave the spool. Queued
+    /// `forward` links past their time to live leave too.
     func reap() {
+        expireQueued()
         for (pid, run) in running {
             let status: Int32
             if let exited = run.child.exitStatusIfExited() {
@@ -167,6 +182,10 @@ actor LinkService {
             spool.remove(id)
         }
         for var entry in entries {
+            if let app = entry.app, entry.expires != nil {
+                queued[app, default: []].append(entry)  // a forward link waits for its app again
+                continue
+            }
             guard entry.attempts < 2 else {
                 log.warning("link \(entry.id.prefix(8)) was already replayed once and is dropped")
                 spool.remove(entry.id)

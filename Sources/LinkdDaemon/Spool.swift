@@ -15,6 +15,9 @@ public struct Spool: Sendable {
         public var attempts: Int
         /// When it was accepted, seconds since 1970.
         public var accepted: Double
+        /// For a link queued for a `forward` subscriber: its app, and when it expires (seconds since 1970).
+        public var app: String?
+        public var expires: Double?
     }
 
     /// The folder.
@@ -27,11 +30,18 @@ public struct Spool: Sendable {
     }
 
     /// Writes a new entry for `url` and returns it.
-    public func add(url: String) throws -> Entry {
+    public func add(url: String, app: String? = nil, expires: Double? = nil) throws -> Entry {
         var generator = SystemRandomNumberGenerator()
         let id = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }
             .map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
-        let entry = Entry(id: id, url: url, attempts: 1, accepted: Date().timeIntervalSince1970)
+        let entry = Entry(
+            id: id,
+            url: url,
+            attempts: 1,
+            accepted: Date().timeIntervalSince1970,
+            app: app,
+            expires: expires
+        )
         try write(entry)
         return entry
     }

@@ -9,6 +9,8 @@ public enum WireProtocol {
     public enum Request: Sendable, Equatable {
         /// `{"op": "open", "url": "…", "interactive": true}`.
         case open(url: String, interactive: Bool)
+        /// `{"op": "subscribe", "app": "…"}`: the connection then receives the app's `forward` links, one JSON line each.
+        case subscribe(app: String)
     }
 
     /// A refusal in a response: `{"kind", "reason", "part"?, "message"}`.
@@ -51,6 +53,17 @@ public enum WireProtocol {
                 )
             }
             return .success(.open(url: url, interactive: object["interactive"]?.boolValue ?? false))
+        case "subscribe":
+            guard let app = object["app"]?.stringValue, !app.isEmpty else {
+                return .failure(
+                    Failure(
+                        kind: "request",
+                        reason: "bad_request",
+                        message: "a 'subscribe' request needs an 'app' string"
+                    )
+                )
+            }
+            return .success(.subscribe(app: app))
         default:
             return .failure(
                 Failure(
@@ -68,6 +81,8 @@ public enum WireProtocol {
         case .open(let url, let interactive):
             JSONValue.object([("op", .string("open")), ("url", .string(url)), ("interactive", .bool(interactive))])
                 .serialized
+        case .subscribe(let app):
+            JSONValue.object([("op", .string("subscribe")), ("app", .string(app))]).serialized
         }
     }
 
@@ -77,6 +92,11 @@ public enum WireProtocol {
             ("ok", .bool(true)), ("route", .string(route)), ("app", app.map(JSONValue.string) ?? .null),
             ("state", .string(state)),
         ]).serialized
+    }
+
+    /// `{"ok": true, "app", "state": "subscribed"}`, the answer to a subscription.
+    public static func subscribed(app: String) -> String {
+        JSONValue.object([("ok", .bool(true)), ("app", .string(app)), ("state", .string("subscribed"))]).serialized
     }
 
     /// `{"ok": false, "error": {…}}`.

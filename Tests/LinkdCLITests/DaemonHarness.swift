@@ -64,6 +64,7 @@ final class DaemonHarness: Sendable {
             {"app": "com.example.Notes", "links": [
               {"match": "myapp://note/{id}", "action": {"exec": ["\(program)", "--open-link"]}},
               {"match": "myapp://slow/{id}", "action": {"exec": ["\(slow)"]}},
+              {"match": "myapp://inbox/{id}", "action": "forward"},
               {"match": "myapp://reset", "format": "supabase", "action": "reset"}],
              "backend": {"kind": "supabase", "url": "https://abcd.supabase.co", "apiKey": "anon"}}
             """

@@ -1,0 +1,98 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The `forward` action: links for a running app that subscribed on the socket, queued until it does.
+@Suite(.serialized) struct ForwardTests {
+    private func subscribe(_ world: DaemonHarness) throws -> Int32 {
+        let fd = try world.connect()
+        fd.send(#"{"op": "subscribe", "app": "com.example.Notes"}"# + "\n")
+        #expect(fd.readLine() == #"{"ok": true, "app": "com.example.Notes", "state": "subscribed"}"#)
+        return fd
+    }
+
+    private func urls(_ lines: [String?]) -> [String?] {
+        lines.map { line in
+            line.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }?["url"]
+                as? String
+        }
+    }
+
+    @Test func queuesUntilTheAppSubscribesThenDeliversEachLinkOnce() throws {
+        let world = try DaemonHarness()
+        let queued = try world.run(["open", "myapp://inbox/1?code=c1", "myapp://inbox/2"])
+        #expect(
+            queued.stdout
+                == "queued: myapp://inbox/{id} → com.example.Notes\nqueued: myapp://inbox/{id} → com.example.Notes\n"
+        )
+        #expect(queued.status == 0)
+        let subscriber = try subscribe(world)
+        defer { close(subscriber) }
+        #expect(
+            urls([subscriber.readLine(), subscriber.readLine()]) == ["myapp://inbox/1?code=c1", "myapp://inbox/2"]
+        )
+        let live = try world.run(["open", "myapp://inbox/3"])
+        #expect(live.stdout == "delivered: myapp://inbox/{id} → com.example.Notes\n")
+        let line = subscriber.readLine()
+        #expect(urls([line]) == ["myapp://inbox/3"])
+        let payload = try #require(
+            line.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        )
+        #expect(payload["route"] as? String == "myapp://inbox/{id}")
+        #expect((payload["fields"] as? [String: String])?["id"] == "3")
+        let late = try subscribe(world)
+        defer { close(late) }
+        #expect(late.readLine(timeout: 1) == nil)  // nothing is delivered twice
+        #expect(
+            world.waitUntil(3) {
+                (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
+            }
+        )
+    }
+
+    @Test func linksQueueAgainWhenTheSubscriberGoesAway() throws {
+        let world = try DaemonHarness()
+        let first = try subscribe(world.ensureDaemon())
+        close(first)
+        usleep(200_000)
+        #expect(
+            try world.run(["open", "myapp://inbox/7"]).stdout == "queued: myapp://inbox/{id} → com.example.Notes\n"
+        )
+        let second = try subscribe(world)
+        defer { close(second) }
+        #expect(urls([second.readLine()]) == ["myapp://inbox/7"])
+    }
+
+    @Test func queuedLinksExpireAfterTheirTimeToLive() throws {
+        let world = try DaemonHarness()
+        let daemon = try world.start(["daemon", "--idle-exit", "10"], extra: ["LINKD_FORWARD_TTL": "1"])
+        defer { daemon.terminate() }
+        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(try world.run(["open", "myapp://inbox/1"]).stdout.hasPrefix("queued: "))
+        usleep(1_500_000)
+        let subscriber = try subscribe(world)
+        defer { close(subscriber) }
+        #expect(subscriber.readLine(timeout: 1) == nil)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
+    }
+
+    @Test func theQueueSurvivesTheDaemonsIdleExit() throws {
+        let world = try DaemonHarness()
+        let daemon = try world.start(["daemon", "--idle-exit", "1"])
+        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(try world.run(["open", "myapp://inbox/9"]).stdout.hasPrefix("queued: "))
+        daemon.waitUntilExit()
+        #expect(world.daemonPIDs().isEmpty)
+        let subscriber = try subscribe(world.ensureDaemon())
+        defer { close(subscriber) }
+        #expect(urls([subscriber.readLine()]) == ["myapp://inbox/9"])
+    }
+}
+
+extension DaemonHarness {
+    /// Starts a daemon (through `linkd open` of a link no app claims) and returns self.
+    func ensureDaemon() throws -> DaemonHarness {
+        _ = try run(["open", "myapp://unclaimed"])
+        return self
+    }
+}
