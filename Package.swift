@@ -94,7 +94,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdCLITests",
-            dependencies: ["LinkdCLI", "linkd", "LinkdTesting"],
+            dependencies: ["LinkdCLI", "LinkdSystemd", "linkd", "LinkdTesting"],
             swiftSettings: upcomingFeatures
         ),
     ],

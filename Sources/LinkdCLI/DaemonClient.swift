@@ -105,7 +105,7 @@ struct DaemonClient {
             for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
-        _ = posix_spawn(&pid, Self.executablePath, &actions, nil, argv, envp)
+        _ = SpawnAttributes.withClean { posix_spawn(&pid, Self.executablePath, &actions, $0, argv, envp) }
     }
 
     /// This program's absolute path.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinkdSystemd
 
 /// A child process started with `posix_spawn(3)` and reaped with a blocking `waitpid(2)` on its own pid.
 ///
@@ -33,7 +34,8 @@ final class SpawnedProcess: @unchecked Sendable {
             for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        // The test runner blocks signals on its threads; a child must not inherit that, or SIGTERM could not stop it.
+        let result = SpawnAttributes.withClean { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
         self.pid = pid
     }

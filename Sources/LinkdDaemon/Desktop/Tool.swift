@@ -1,4 +1,5 @@
 import Glibc
+import LinkdSystemd
 
 /// Runs a helper program (`update-desktop-database`, `gio mime`, `systemctl --user`) and collects its output.
 enum Tool {
@@ -18,7 +19,7 @@ enum Tool {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let started = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        let started = SpawnAttributes.withClean { posix_spawn(&pid, path, &actions, $0, argv, environ) }
         close(fds[1])
         guard started == 0 else {
             close(fds[0])
