@@ -19,16 +19,9 @@ extension LinkService {
     func forward(_ link: LinkURL, app: String, route: RoutedLink) -> String {
         let entry: Spool.Entry
         do {
-            entry = try spool.add(url: link.href, app: app, expires: Date().timeIntervalSince1970 + forwardTTL)
+            entry = try record(link.href, app: app, expires: Date().timeIntervalSince1970 + forwardTTL)
         } catch {
-            log.error("cannot write the spool: \(error)")
-            return WireProtocol.failure(
-                WireProtocol.Failure(
-                    kind: "temporary",
-                    reason: "spool_failed",
-                    message: "linkd cannot record the link: \(error)"
-                )
-            )
+            return error.response
         }
         if hand(entry, to: app) {
             log.info(

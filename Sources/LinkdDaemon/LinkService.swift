@@ -71,6 +71,9 @@ actor LinkService {
         if case .forward = claim.action {
             return forward(link, app: app.app, route: resolution.route)
         }
+        if case .dbus(let appID) = claim.action {
+            return await openWithDBus(link, app: app.app, appID: appID, route: resolution.route)
+        }
         guard case .exec(let arguments) = claim.action else {
             return WireProtocol.failure(
                 WireProtocol.Failure(
@@ -91,16 +94,9 @@ actor LinkService {
         }
         let entry: Spool.Entry
         do {
-            entry = try spool.add(url: link.href)
+            entry = try record(link.href)
         } catch {
-            log.error("cannot write the spool: \(error)")
-            return WireProtocol.failure(
-                WireProtocol.Failure(
-                    kind: "temporary",
-                    reason: "spool_failed",
-                    message: "linkd cannot record the link: \(error)"
-                )
-            )
+            return error.response
         }
         inFlight[key] = InFlight()
         log.info("link \(entry.id.prefix(8)) accepted for \(app.app): \(route)", fields(entry, app.app, route))

@@ -12,6 +12,8 @@ public enum SystemdError: Error, Sendable, Equatable, CustomStringConvertible {
     case peerCredentialsFailed(errno: Int32)
     /// `fork(2)` failed while starting a program.
     case spawnFailed(errno: Int32)
+    /// A D-Bus call failed; `detail` is the bus error's name and message when there is one.
+    case busFailed(operation: String, errno: Int32, detail: String?)
     /// Another system call failed; `operation` names it.
     case systemCall(operation: String, errno: Int32)
 
@@ -22,6 +24,7 @@ public enum SystemdError: Error, Sendable, Equatable, CustomStringConvertible {
         case .journalFailed(let code): "failed to write to the journal: \(Self.text(code))"
         case .peerCredentialsFailed(let code): "failed to read the peer's credentials: \(Self.text(code))"
         case .spawnFailed(let code): "failed to start a program: \(Self.text(code))"
+        case .busFailed(let operation, let code, let detail): "failed to \(operation): \(detail ?? Self.text(code))"
         case .systemCall(let operation, let code): "failed to \(operation): \(Self.text(code))"
         }
     }

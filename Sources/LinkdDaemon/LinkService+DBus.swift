@@ -1,0 +1,42 @@
+import Dispatch
+import LinkdFormats
+import LinkdRouting
+import LinkdSystemd
+
+extension LinkService {
+    /// How long the app may take to answer `Open`, D-Bus activation included.
+    static let dbusTimeout: Duration = .seconds(25)
+
+    /// The `dbus` action: `org.freedesktop.Application.Open` on `appID`, which D-Bus activates when it is not running.
+    /// The link stays in the spool until the app has answered.
+    func openWithDBus(_ link: LinkURL, app: String, appID: String, route: RoutedLink) async -> String {
+        let entry: Spool.Entry
+        do {
+            entry = try record(link.href)
+        } catch {
+            return error.response
+        }
+        let fields = [("LINKD_LINK_ID", String(entry.id.prefix(8))), ("LINKD_APP", app), ("LINKD_ROUTE", route.id)]
+        let url = link.href
+        // sd_bus_call blocks: it runs on a Dispatch queue, never on the cooperative pool.
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<SystemdError?, Never>) in
+            DispatchQueue.global().async {
+                do throws(SystemdError) {
+                    try SessionBus.openURIs([url], appID: appID, timeout: Self.dbusTimeout)
+                    continuation.resume(returning: nil)
+                } catch {
+                    continuation.resume(returning: error)
+                }
+            }
+        }
+        spool.remove(entry.id)
+        if let result {
+            log.warning("link \(entry.id.prefix(8)) not delivered to \(appID) over D-Bus: \(result)", fields)
+            return WireProtocol.failure(
+                WireProtocol.Failure(kind: "unavailable", reason: "action_failed", message: "\(app): \(result)")
+            )
+        }
+        log.info("link \(entry.id.prefix(8)) delivered to \(appID) over D-Bus", fields)
+        return WireProtocol.success(route: route.id, app: app, state: "delivered")
+    }
+}
