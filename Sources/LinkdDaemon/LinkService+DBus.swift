@@ -16,8 +16,12 @@ extension LinkService {
         } catch {
             return error.response
         }
-        let fields = [("LINKD_LINK_ID", String(entry.id.prefix(8))), ("LINKD_APP", app), ("LINKD_ROUTE", route.id)]
-        let url = link.href
+        return await deliverOverDBus(entry, app: app, appID: appID, route: route.id)
+    }
+
+    /// Calls `Open` with a spooled link, then removes it from the spool: the app has it, or the failure is reported.
+    func deliverOverDBus(_ entry: Spool.Entry, app: String, appID: String, route: String) async -> String {
+        let url = entry.url
         // sd_bus_call blocks: it runs on a Dispatch queue, never on the cooperative pool.
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<SystemdError?, Never>) in
             DispatchQueue.global().async {
@@ -31,12 +35,15 @@ extension LinkService {
         }
         spool.remove(entry.id)
         if let result {
-            log.warning("link \(entry.id.prefix(8)) not delivered to \(appID) over D-Bus: \(result)", fields)
+            log.warning(
+                "link \(entry.id.prefix(8)) not delivered to \(appID) over D-Bus: \(result)",
+                fields(entry, app, route)
+            )
             return WireProtocol.failure(
                 WireProtocol.Failure(kind: "unavailable", reason: "action_failed", message: "\(app): \(result)")
             )
         }
-        log.info("link \(entry.id.prefix(8)) delivered to \(appID) over D-Bus", fields)
-        return WireProtocol.success(route: route.id, app: app, state: "delivered")
+        log.info("link \(entry.id.prefix(8)) delivered to \(appID) over D-Bus", fields(entry, app, route))
+        return WireProtocol.success(route: route, app: app, state: "delivered")
     }
 }

@@ -192,6 +192,14 @@ actor LinkService {
                 try? spool.write(entry)
                 let link = try LinkURL(parsing: entry.url)
                 let resolution = try resolver.resolve(link)
+                if let app = resolution.app, case .dbus(let appID)? = resolution.link?.action {
+                    log.notice(
+                        "link \(entry.id.prefix(8)) replayed after a crash",
+                        fields(entry, app.app, resolution.route.id)
+                    )
+                    _ = await deliverOverDBus(entry, app: app.app, appID: appID, route: resolution.route.id)
+                    continue
+                }
                 guard let app = resolution.app, case .exec(let arguments)? = resolution.link?.action else {
                     spool.remove(entry.id)
                     continue
@@ -217,7 +225,7 @@ actor LinkService {
         }
     }
 
-    private func fields(_ entry: Spool.Entry, _ app: String, _ route: String) -> [(String, String)] {
+    func fields(_ entry: Spool.Entry, _ app: String, _ route: String) -> [(String, String)] {
         [("LINKD_LINK_ID", String(entry.id.prefix(8))), ("LINKD_APP", app), ("LINKD_ROUTE", route)]
     }
 

@@ -61,6 +61,27 @@ import Testing
         #expect(bus.startedLines().count == 1)
     }
 
+    @Test func aLinkACrashedDaemonLeftInTheSpoolIsOpenedOnceByTheNextDaemon() throws {
+        let bus = try PrivateSessionBus(activatable: true)
+        let world = try world(for: bus)
+        try FileManager.default.createDirectory(atPath: world.spoolPath, withIntermediateDirectories: true)
+        let entry = #"{"id": "00000000000000aa0000000000000001", "url": "\#(Self.link)", "attempts": 1, "accepted": 1}"#
+        try Data(entry.utf8).write(to: URL(fileURLWithPath: world.spoolPath + "/00000000000000aa0000000000000001.json"))
+        let daemon = try world.start(
+            ["daemon", "--idle-exit", "10"],
+            extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+        )
+        defer { daemon.terminate() }
+        #expect(world.waitUntil(10) { bus.openedURIs() == [Self.link] })
+        #expect(
+            world.waitUntil(3) {
+                (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
+            }
+        )
+        #expect(try run(world, bus, ["myapp://share/45"]).status == 0)
+        #expect(bus.openedURIs() == [Self.link, "myapp://share/45"])
+    }
+
     @Test func anAppNoServiceProvidesIsReportedNamingTheBusError() throws {
         let bus = try PrivateSessionBus(activatable: false)
         let world = try world(for: bus)
