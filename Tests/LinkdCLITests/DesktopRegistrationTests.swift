@@ -149,6 +149,23 @@ import Testing
         #expect(remaining.contains("x-scheme-handler/myapp=other.desktop;\n"))
     }
 
+    @Test func anUnreadableMimeappsListIsReportedAndLeftByteForByte() throws {
+        let world = try DaemonHarness()
+        let environment = desktop(world)
+        let list = world.config.appendingPathComponent("mimeapps.list")
+        let bytes = Data("[Default Applications]\nx-scheme-handler/other=caf\u{e9}.desktop\n".utf8).map {
+            $0 == 0xC3 ? 0xFF : $0  // a Latin-1 editor's work: not UTF-8
+        }
+        try Data(bytes).write(to: list)
+        let registered = try LinkdProcess.run(["register", "myapp"], environment: environment)
+        #expect(registered.status != 0)
+        #expect(registered.stderr.contains("cannot read '\(list.path)'"))
+        #expect(try Data(contentsOf: list) == Data(bytes))
+        let status = try LinkdProcess.run(["status"], environment: environment)
+        #expect(status.stdout.contains("mimeapps.list: \(list.path) cannot be read as UTF-8 text"))
+        #expect(try Data(contentsOf: list) == Data(bytes))
+    }
+
     @Test func aWebLinkIsUnmatchedNamingItsHost() throws {
         let world = try DaemonHarness()
         let output = try world.run(["open", "https://other.example.com/reset?token=t&tokenId=i"])

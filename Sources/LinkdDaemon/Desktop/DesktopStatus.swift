@@ -24,8 +24,13 @@ public enum DesktopStatus {
         } else {
             lines.append("desktop file: none (run 'linkd register')")
         }
-        if access(registrar.mimeApps, F_OK) == 0 && access(registrar.mimeApps, R_OK) != 0 {
-            lines.append("mimeapps.list: \(registrar.mimeApps) cannot be read")
+        if access(registrar.mimeApps, F_OK) == 0 {
+            let data = FileManager.default.contents(atPath: registrar.mimeApps)
+            if data.flatMap({ String(validating: $0, as: UTF8.self) }) == nil {
+                lines.append(
+                    "mimeapps.list: \(registrar.mimeApps) cannot be read as UTF-8 text; linkd leaves it as it is"
+                )
+            }
         }
         let loaded = ConfigLoader.installed(environment: environment).load()
         let claimed = loaded.apps.flatMap { $0.links.map(\.match.scheme) }.filter { !Registrar.webSchemes.contains($0) }
