@@ -1,3 +1,4 @@
+import CSystemd
 public import Glibc
 
 /// `posix_spawn` attributes that give the child a clean signal state: nothing blocked, every handler at its default.
