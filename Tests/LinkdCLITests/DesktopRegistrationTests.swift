@@ -116,6 +116,7 @@ import Testing
         let status = try LinkdProcess.run(["status"], environment: environment)
         #expect(status.stdout.contains("scheme myapp: GIO opens it with linkd.desktop (linkd)\n"))
         #expect(status.stdout.contains("daemon: listening on \(world.socketPath)\n"))
+        #expect(status.stdout.contains("systemd: no user manager answers (linkd starts on demand)\n"))
         #expect(status.stdout.contains("apps: com.example.Notes (4 links)\n"))
 
         #expect(

@@ -53,6 +53,9 @@ struct SystemdActivationTests {
         // The socket still belongs to systemd, and it still answers: the start limit was never hit.
         #expect(FileManager.default.fileExists(atPath: socket))
         #expect(try LinkdProcess.run(["open", "myapp://note/13"], environment: manager.environment).status == 0)
+        let status = try LinkdProcess.run(["status"], environment: manager.environment).stdout
+        #expect(status.contains("daemon: activatable by systemd (linkd.socket is active) on \(socket)\n"))
+        #expect(status.contains("systemd: linkd.socket active, linkd.service "))
     }
 
     @Test func systemdSocketActivatePassesTheSocketForOneActivation() throws {

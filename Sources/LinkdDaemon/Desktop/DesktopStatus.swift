@@ -37,6 +37,10 @@ public enum DesktopStatus {
         for scheme in Set(schemes + claimed).sorted() { lines.append(schemeLine(scheme)) }
         lines.append(daemonLine(environment))
         lines.append(
+            unitStates().map { "systemd: linkd.socket \($0[0]), linkd.service \($0[1])" }
+                ?? "systemd: no user manager answers (linkd starts on demand)"
+        )
+        lines.append(
             "apps: "
                 + (loaded.apps.isEmpty
                     ? "none" : loaded.apps.map { "\($0.app) (\($0.links.count) links)" }.joined(separator: ", "))
@@ -63,9 +67,7 @@ public enum DesktopStatus {
         guard let paths = try? DaemonPaths.resolve(environment: environment) else {
             return "daemon: no XDG_RUNTIME_DIR"
         }
-        if let (status, output) = Tool.run("/usr/bin/systemctl", ["--user", "is-active", "linkd.socket"]),
-            status == 0, output.hasPrefix("active")
-        {
+        if unitStates()?.first == "active" {
             return "daemon: activatable by systemd (linkd.socket is active) on \(paths.socket)"
         }
         if let connection = try? UnixSocket.connect(path: paths.socket) {
@@ -74,6 +76,18 @@ public enum DesktopStatus {
         }
         if access(paths.socket, F_OK) == 0 { return "daemon: down (stale socket file \(paths.socket))" }
         return "daemon: down (the next 'linkd open' starts it)"
+    }
+}
+
+extension DesktopStatus {
+    /// The states of `linkd.socket` and `linkd.service` (`active`, `inactive`, `failed`…) as the user manager
+    /// reports them, or `nil` when no manager answers.
+    fileprivate static func unitStates() -> [String]? {
+        guard
+            let (_, output) = Tool.run("/usr/bin/systemctl", ["--user", "is-active", "linkd.socket", "linkd.service"])
+        else { return nil }
+        let states = output.split(separator: "\n").map(String.init)
+        return states.count == 2 ? states : nil
     }
 }
 
