@@ -21,6 +21,7 @@ final class DaemonHarness: Sendable {
         environment["XDG_STATE_HOME"] = state.path
         environment.removeValue(forKey: "LISTEN_FDS")
         environment.removeValue(forKey: "NOTIFY_SOCKET")
+        environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")  // the machine's session bus is not this world's
         return environment
     }
 
