@@ -28,6 +28,11 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
+            name: "LinkdSession",
+            dependencies: ["LinkdFormats"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
             name: "LinkdTesting",
             dependencies: ["LinkdRouting", "LinkdFormats"],
             swiftSettings: upcomingFeatures
@@ -90,6 +95,11 @@ let package = Package(
         .testTarget(
             name: "LinkdTestingTests",
             dependencies: ["LinkdTesting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "LinkdSessionTests",
+            dependencies: ["LinkdSession"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

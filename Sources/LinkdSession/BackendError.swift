@@ -1,0 +1,40 @@
+/// A backend's refusal of a request, in the backend's own words, sorted into what linkd does about it.
+public struct BackendError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What the refusal means for the reset.
+    public enum Kind: Sendable, Equatable {
+        /// The link (or the session made from it) is no longer honoured: expired or already used.
+        case linkExpiredOrUsed
+        /// The new password was refused (weak, same as before, too long); ``BackendError/reasons`` may say why.
+        case passwordRejected
+        /// Too many requests; worth trying again later.
+        case rateLimited
+        /// A server-side failure worth retrying (5xx, maintenance).
+        case temporary
+        /// Any other refusal: the request itself was wrong for this backend.
+        case refused
+    }
+
+    public var kind: Kind
+    /// The HTTP status.
+    public var status: Int
+    /// The backend's error code (`same_password`, `UserpassTokenInvalid`), or empty when it sent none.
+    public var code: String
+    /// The backend's message, sanitised for display, at most 300 characters.
+    public var message: String
+    /// For a weak password, the backend's reasons (`length`, `characters`, `pwned`).
+    public var reasons: [String]
+
+    public init(kind: Kind, status: Int, code: String, message: String, reasons: [String] = []) {
+        self.kind = kind
+        self.status = status
+        self.code = code
+        self.message = message
+        self.reasons = reasons
+    }
+
+    public var description: String {
+        let reasonText = reasons.isEmpty ? "" : " (reasons: \(reasons.joined(separator: ", ")))"
+        let codeText = code.isEmpty ? "HTTP \(status)" : "\(code), HTTP \(status)"
+        return "\(message)\(reasonText) [\(codeText)]"
+    }
+}
