@@ -33,6 +33,10 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
+            name: "LinkdTestSupport",
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
             name: "LinkdTesting",
             dependencies: ["LinkdRouting", "LinkdFormats"],
             swiftSettings: upcomingFeatures
@@ -99,7 +103,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdSessionTests",
-            dependencies: ["LinkdSession"],
+            dependencies: ["LinkdSession", "LinkdTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

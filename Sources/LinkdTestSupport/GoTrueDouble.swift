@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+
+/// A test double of GoTrue (Supabase Auth) built from `../shared/reference/backend-contract.md` §A, served over real
+/// HTTP on 127.0.0.1 at `/auth/v1`: JWT-issuing sessions, single-use recovery links, rotating refresh tokens, the
+/// password rules, sign-out, and both error shapes chosen by the request's `X-Supabase-Api-Version`.
+public final class GoTrueDouble: Sendable {
+    public static let apiKey = "test-anon-key"
+    public static let minimumPasswordLength = 6
+
+    private let service = GoTrueService()
+    private let server: TestHTTPServer
+
+    public init() throws {
+        server = try TestHTTPServer { [service] request in service.handle(request) }
+    }
+
+    deinit { server.stop() }
+
+    /// `http://127.0.0.1:<port>` — the `url` of a `supabase` backend (linkd appends `/auth/v1`).
+    public var baseURL: String { server.baseURL }
+
+    /// Every request received, in order.
+    public var requests: [ReceivedRequest] { server.requests }
+
+    /// Moves the double's clock forward (to expire access tokens).
+    public func advanceClock(by seconds: Int) { service.clockOffset.add(seconds, ordering: .relaxed) }
+
+    /// Adds a user; returns its id.
+    @discardableResult
+    public func addUser(email: String, password: String) -> String {
+        service.state.withLock { state in
+            let id = UUID().uuidString.lowercased()
+            state.users[id] = GoTrueState.User(id: id, email: email, password: password)
+            return id
+        }
+    }
+
+    /// The user's current password (what a test checks after a reset).
+    public func password(of email: String) -> String? {
+        service.state.withLock { $0.users.values.first { $0.email == email }?.password }
+    }
+
+    /// What the email of a recovery request carries in the implicit flow: a recovery session's tokens, as in
+    /// `…#access_token=…&refresh_token=…&type=recovery`.
+    public func recoverySession(
+        for email: String,
+        expiresIn: Int = 3600
+    ) -> (accessToken: String, refreshToken: String)? {
+        service.state.withLock { state in
+            guard let user = state.users.values.first(where: { $0.email == email }) else { return nil }
+            let tokens = service.issue(&state, user: user, method: "recovery", expiresIn: expiresIn)
+            return (tokens.access, tokens.refresh)
+        }
+    }
+
+    /// A single-use `token_hash` for a recovery link (`?token_hash=…&type=recovery`).
+    public func recoveryTokenHash(for email: String) -> String? {
+        service.state.withLock { state in
+            guard let user = state.users.values.first(where: { $0.email == email }) else { return nil }
+            let hash = (0..<28).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            state.recoveryHashes[hash] = user.id
+            return hash
+        }
+    }
+
+    /// Whether the session `accessToken` belongs to is still live (not logged out, not ended by a password change).
+    public func isSessionLive(accessToken: String) -> Bool {
+        service.state.withLock { state in
+            guard let token = state.accessTokens[accessToken], let session = state.sessions[token.sessionID] else {
+                return false
+            }
+            return !session.revoked
+        }
+    }
+}
+
+/// The double's behaviour, shared with its server's connection threads.
+final class GoTrueService: Sendable {
+    let state = Mutex(GoTrueState())
+    /// Seconds added to the clock.
+    let clockOffset = Atomic<Int>(0)
+
+    var now: Int { Int(Date().timeIntervalSince1970) + clockOffset.load(ordering: .relaxed) }
+
+    func handle(_ request: ReceivedRequest) -> DoubleResponse {
+        state.withLock { state in route(request, &state) }
+    }
+
+    func issue(
+        _ state: inout GoTrueState,
+        user: GoTrueState.User,
+        method: String,
+        expiresIn: Int = 3600,
+        sessionID: String? = nil
+    ) -> (access: String, refresh: String, expiresAt: Int) {
+        let session = sessionID ?? state.next("s")
+        if sessionID == nil {
+            state.sessions[session] = GoTrueState.Session(id: session, userID: user.id, method: method)
+        }
+        let expires = now + expiresIn
+        let claims: [String: Any] = [
+            "iss": "http://127.0.0.1/auth/v1", "sub": user.id, "aud": "authenticated", "exp": expires, "iat": now,
+            "email": user.email, "role": "authenticated", "aal": "aal1", "session_id": session,
+            "amr": [["method": method, "timestamp": now]], "is_anonymous": false,
+        ]
+        let access = Self.jwt(claims: claims, nonce: state.next("n"))
+        state.accessTokens[access] = GoTrueState.AccessToken(sessionID: session, expires: expires)
+        let refresh = Self.base64url(Data(state.next("r").utf8))
+        state.refreshTokens[refresh] = session
+        return (access, refresh, expires)
+    }
+
+    /// An HS256-shaped JWT; the signature is random bytes (clients decode claims without verifying, A.1).
+    static func jwt(claims: [String: Any], nonce: String) -> String {
+        let header = base64url(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+        let payload = base64url((try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])) ?? Data())
+        return header + "." + payload + "." + base64url(Data(nonce.utf8))
+    }
+
+    static func base64url(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

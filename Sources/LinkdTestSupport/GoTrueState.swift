@@ -1,0 +1,38 @@
+import Foundation
+
+/// What the GoTrue double knows: users, sessions, issued tokens and outstanding recovery hashes.
+struct GoTrueState {
+    struct User {
+        var id: String
+        var email: String
+        var password: String
+    }
+
+    struct Session {
+        var id: String
+        var userID: String
+        /// `otp` / `recovery` for a session made from an email link, `password` otherwise.
+        var method: String
+        var revoked = false
+    }
+
+    struct AccessToken {
+        var sessionID: String
+        var expires: Int
+    }
+
+    var users: [String: User] = [:]
+    var sessions: [String: Session] = [:]
+    var accessTokens: [String: AccessToken] = [:]
+    /// Refresh token → session id; a used one is kept in `usedRefreshTokens`.
+    var refreshTokens: [String: String] = [:]
+    var usedRefreshTokens: Set<String> = []
+    /// token_hash → user id (single use).
+    var recoveryHashes: [String: String] = [:]
+    var counter = 0
+
+    mutating func next(_ prefix: String) -> String {
+        counter += 1
+        return prefix + String(counter) + "-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Glibc
+
+/// Reads HTTP/1.1 requests off a connection: request line, header fields, and a `Content-Length` body.
+struct RequestReader {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// The next request, or nil at end of stream or on a request it cannot read.
+    mutating func next() -> ReceivedRequest? {
+        guard let head = readHead() else { return nil }
+        let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
+        let start = lines[0].split(separator: " ")
+        guard start.count == 3 else { return nil }
+        var headers: [(name: String, value: String)] = []
+        for line in lines.dropFirst() where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers.append((String(line[..<colon]), value))
+        }
+        let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? 0
+        guard length >= 0, length <= 1 << 20, let body = readBody(length) else { return nil }
+        return ReceivedRequest(method: String(start[0]), target: String(start[1]), headers: headers, body: Data(body))
+    }
+
+    private mutating func readHead() -> [UInt8]? {
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        while true {
+            if let end = buffer.firstRange(of: terminator) {
+                let head = Array(buffer[..<end.lowerBound])
+                buffer.removeSubrange(..<end.upperBound)
+                return head
+            }
+            guard buffer.count < 64 * 1024, fill() else { return nil }
+        }
+    }
+
+    private mutating func readBody(_ length: Int) -> [UInt8]? {
+        while buffer.count < length {
+            guard fill() else { return nil }
+        }
+        let body = Array(buffer[..<length])
+        buffer.removeSubrange(..<length)
+        return body
+    }
+
+    private mutating func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = read(fd, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            buffer += chunk[..<count]
+            return true
+        }
+    }
+}
