@@ -29,7 +29,7 @@ let package = Package(
         ),
         .target(
             name: "LinkdSession",
-            dependencies: ["LinkdFormats"],
+            dependencies: ["LinkdRouting", "LinkdFormats"],
             swiftSettings: upcomingFeatures
         ),
         .target(

@@ -1,0 +1,86 @@
+public import LinkdFormats
+
+/// The calls of GoTrue (Supabase Auth) the reset needs (backend-contract.md §A), with the headers supabase-swift
+/// sends: `apikey` always, `Authorization: Bearer` where the call acts for a session, `X-Supabase-Api-Version:
+/// 2024-01-01` so errors come in the current shape.
+public struct GoTrueClient: Sendable {
+    /// `<backend url>/auth/v1`.
+    public let baseURL: String
+    private let apiKey: String
+    private let transport: any HTTPTransport
+
+    /// - Parameter url: the backend's `url` from apps.d (linkd appends `/auth/v1`).
+    public init(url: String, apiKey: String, transport: any HTTPTransport) {
+        var base = url
+        while base.hasSuffix("/") { base.removeLast() }
+        baseURL = base + "/auth/v1"
+        self.apiKey = apiKey
+        self.transport = transport
+    }
+
+    /// `GET /user`: the user of a session, which proves the session (a link's access token) is live.
+    public func user(accessToken: Secret) async throws(SessionError) -> GoTrueUser {
+        try GoTrueUser(await call("GET", "/user", bearer: accessToken))
+    }
+
+    /// `POST /token?grant_type=refresh_token`: a new session; the refresh token rotates.
+    public func refresh(_ refreshToken: Secret) async throws(SessionError) -> GoTrueSession {
+        let body = JSONValue.object([("refresh_token", .string(refreshToken.revealed()))])
+        return try GoTrueSession(await call("POST", "/token?grant_type=refresh_token", body: body))
+    }
+
+    /// `POST /verify` with only `token_hash` and `type` (anything more is refused by GoTrue).
+    public func verify(tokenHash: Secret, type: String) async throws(SessionError) -> GoTrueSession {
+        let body = JSONValue.object([("token_hash", .string(tokenHash.revealed())), ("type", .string(type))])
+        return try GoTrueSession(await call("POST", "/verify", body: body))
+    }
+
+    /// `PUT /user {"password": …}`: sets the new password.
+    public func updatePassword(_ password: Secret, accessToken: Secret) async throws(SessionError) {
+        let body = JSONValue.object([("password", .string(password.revealed()))])
+        _ = try await call("PUT", "/user", bearer: accessToken, body: body)
+    }
+
+    /// `POST /logout?scope=…` (204, empty body).
+    public func logout(accessToken: Secret, scope: String = "local") async throws(SessionError) {
+        _ = try await call("POST", "/logout?scope=\(scope)", bearer: accessToken, expectsBody: false)
+    }
+
+    private func call(
+        _ method: String,
+        _ target: String,
+        bearer: Secret? = nil,
+        body: JSONValue? = nil,
+        expectsBody: Bool = true
+    ) async throws(SessionError) -> JSONValue {
+        var headers: [(name: String, value: String)] = [("apikey", apiKey), ("X-Supabase-Api-Version", "2024-01-01")]
+        if let bearer { headers.append(("Authorization", "Bearer " + bearer.revealed())) }
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        let request = HTTPRequest(
+            method: method,
+            url: baseURL + target,
+            headers: headers,
+            body: body.map { Array($0.serialized.utf8) } ?? []
+        )
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            throw .transport(error)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw .backend(
+                GoTrueErrorBody.decode(
+                    status: response.status,
+                    errorCodeHeader: response.headers["x-sb-error-code"],
+                    body: response.body
+                )
+            )
+        }
+        guard expectsBody else { return .null }
+        guard let value = try? JSONValue.parse(response.body), value.objectMembers != nil else {
+            throw .badResponse("HTTP \(response.status) without a JSON object")
+        }
+        return value
+    }
+}

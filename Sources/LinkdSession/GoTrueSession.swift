@@ -1,0 +1,32 @@
+public import LinkdFormats
+
+/// A GoTrue session (AccessTokenResponse, contract A.1): its tokens stay `Secret`s.
+public struct GoTrueSession: Sendable {
+    public var accessToken: Secret
+    public var refreshToken: Secret
+    /// Unix seconds.
+    public var expiresAt: Int64
+    public var user: GoTrueUser
+
+    init(_ object: JSONValue) throws(SessionError) {
+        guard let access = object["access_token"]?.stringValue, let refresh = object["refresh_token"]?.stringValue,
+            let userObject = object["user"]
+        else { throw .badResponse("a session without access_token, refresh_token and user") }
+        accessToken = Secret(access)
+        refreshToken = Secret(refresh)
+        expiresAt = object["expires_at"]?.int64Value ?? 0
+        user = try GoTrueUser(userObject)
+    }
+}
+
+/// The parts of a GoTrue user linkd shows: id and email.
+public struct GoTrueUser: Sendable, Equatable {
+    public var id: String
+    public var email: String
+
+    init(_ object: JSONValue) throws(SessionError) {
+        guard let id = object["id"]?.stringValue else { throw .badResponse("a user without an id") }
+        self.id = id
+        email = object["email"]?.stringValue ?? ""
+    }
+}

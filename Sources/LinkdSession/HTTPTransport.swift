@@ -1,0 +1,56 @@
+/// One request to a backend. Secrets travel in `headers` and `body` only, never in `url`.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var url: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// A backend's answer; header names in lower case.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Why a request got no answer.
+public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The URL is not https (plain http is for loopback hosts alone).
+    case insecureURL(String)
+    /// No connection, DNS failure, TLS failure, connection closed mid-response.
+    case unreachable(String)
+    /// The connect (5 s) or request (15 s) limit passed.
+    case timedOut
+
+    public var description: String {
+        switch self {
+        case .insecureURL(let host):
+            "linkd talks to backends over https only (plain http for loopback); '\(host)' is not"
+        case .unreachable(let why): "the backend cannot be reached: \(why)"
+        case .timedOut: "the backend did not answer in time"
+        }
+    }
+}
+
+/// The one seam between the session layer and the network.
+public protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
+}
+
+/// Hosts that may be reached over plain http.
+enum Loopback {
+    static let hosts: Set<String> = ["127.0.0.1", "[::1]", "localhost"]
+}
