@@ -62,20 +62,8 @@ public struct GoTrueClient: Sendable {
             headers: headers,
             body: body.map { Array($0.serialized.utf8) } ?? []
         )
-        let response: HTTPResponse
-        do {
-            response = try await transport.send(request)
-        } catch {
-            throw .transport(error)
-        }
-        guard (200..<300).contains(response.status) else {
-            throw .backend(
-                GoTrueErrorBody.decode(
-                    status: response.status,
-                    errorCodeHeader: response.headers["x-sb-error-code"],
-                    body: response.body
-                )
-            )
+        let response = try await transport.exchange(request) {
+            GoTrueErrorBody.decode(status: $0.status, errorCodeHeader: $0.headers["x-sb-error-code"], body: $0.body)
         }
         guard expectsBody else { return .null }
         guard let value = try? JSONValue.parse(response.body), value.objectMembers != nil else {

@@ -54,3 +54,20 @@ public protocol HTTPTransport: Sendable {
 enum Loopback {
     static let hosts: Set<String> = ["127.0.0.1", "[::1]", "localhost"]
 }
+
+extension HTTPTransport {
+    /// Sends `request`; a 2xx answer is returned, any other is thrown as the backend error `decode` reads from it.
+    func exchange(
+        _ request: HTTPRequest,
+        decodingErrorsWith decode: (HTTPResponse) -> BackendError
+    ) async throws(SessionError) -> HTTPResponse {
+        let response: HTTPResponse
+        do {
+            response = try await send(request)
+        } catch {
+            throw .transport(error)
+        }
+        guard (200..<300).contains(response.status) else { throw .backend(decode(response)) }
+        return response
+    }
+}

@@ -11,16 +11,6 @@ import Testing
         GoTrueClient(url: double.baseURL + "/", apiKey: GoTrueDouble.apiKey, transport: URLSessionTransport())
     }
 
-    private func backendError(_ body: () async throws(SessionError) -> Void) async -> BackendError? {
-        do {
-            try await body()
-            return nil
-        } catch {
-            guard case .backend(let backend) = error else { return nil }
-            return backend
-        }
-    }
-
     @Test func aRecoveryLinksSessionSetsThePasswordWithTheExactRequests() async throws {
         let double = try GoTrueDouble()
         double.addUser(email: "ada@example.com", password: "old-password")

@@ -1,0 +1,49 @@
+public import LinkdFormats
+
+/// The email/password calls of Atlas App Services the reset needs (backend-contract.md §B), sent the way
+/// realm-core sends them: JSON bodies, `Accept: application/json`, no Authorization.
+public struct AppServicesClient: Sendable {
+    /// `<url>/api/client/v2.0/app/<appId>/auth/providers/local-userpass`.
+    public let providerURL: String
+    private let transport: any HTTPTransport
+
+    public init(url: String, appID: String, transport: any HTTPTransport) {
+        var base = url
+        while base.hasSuffix("/") { base.removeLast() }
+        providerURL = base + "/api/client/v2.0/app/" + appID + "/auth/providers/local-userpass"
+        self.transport = transport
+    }
+
+    /// `POST …/reset {"password", "token", "tokenId"}`: sets the new password with a reset link's token.
+    public func resetPassword(_ password: Secret, token: Secret, tokenID: String) async throws(SessionError) {
+        try await post(
+            "/reset",
+            .object([
+                ("password", .string(password.revealed())), ("token", .string(token.revealed())),
+                ("tokenId", .string(tokenID)),
+            ])
+        )
+    }
+
+    /// `POST …/confirm {"token", "tokenId"}`: confirms an account with a confirmation link's token.
+    public func confirm(token: Secret, tokenID: String) async throws(SessionError) {
+        try await post("/confirm", .object([("token", .string(token.revealed())), ("tokenId", .string(tokenID))]))
+    }
+
+    /// `POST …/reset/send {"email"}`: asks App Services to email a reset link.
+    public func sendResetEmail(to email: String) async throws(SessionError) {
+        try await post("/reset/send", .object([("email", .string(email))]))
+    }
+
+    private func post(_ path: String, _ body: JSONValue) async throws(SessionError) {
+        let request = HTTPRequest(
+            method: "POST",
+            url: providerURL + path,
+            headers: [("Content-Type", "application/json;charset=utf-8"), ("Accept", "application/json")],
+            body: Array(body.serialized.utf8)
+        )
+        _ = try await transport.exchange(request) {
+            AppServicesErrorBody.decode(status: $0.status, contentType: $0.headers["content-type"], body: $0.body)
+        }
+    }
+}

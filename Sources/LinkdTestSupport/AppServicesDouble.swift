@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+
+/// A test double of Atlas App Services' email/password provider built from backend-contract.md §B, over real HTTP
+/// at `/api/client/v2.0/app/<appId>/auth/providers/local-userpass/…`: single-use reset and confirmation tokens
+/// (`token` + `tokenId`, valid 30 minutes), the 6–128 character password rule, and errors as `{error, error_code,
+/// link}` with `Content-Type: application/json` exactly, as realm-core requires.
+public final class AppServicesDouble: Sendable {
+    public static let appID = "linkd-test-abcde"
+    /// The error code for a password outside 6–128 characters; the contract could not establish the real one.
+    public static let passwordErrorCode = "InvalidPassword"
+
+    struct Pending {
+        var email: String
+        var tokenID: String
+        var issued: Date
+    }
+
+    struct State {
+        var passwords: [String: String] = [:]
+        var confirmed: Set<String> = []
+        /// token → pending reset or confirmation.
+        var resets: [String: Pending] = [:]
+        var confirmations: [String: Pending] = [:]
+        /// Emails the double "sent": address → the token and tokenId.
+        var sentResets: [String: (token: String, tokenID: String)] = [:]
+    }
+
+    /// The state, shared with the server's connection threads.
+    final class Store: Sendable {
+        let state = Mutex(State())
+    }
+
+    private let store = Store()
+    private let server: TestHTTPServer
+
+    public init() throws {
+        server = try TestHTTPServer { [store] request in store.state.withLock { Self.route(request, &$0) } }
+    }
+
+    deinit { server.stop() }
+
+    /// `http://127.0.0.1:<port>`: the `url` of an `appservices` backend.
+    public var baseURL: String { server.baseURL }
+
+    public var requests: [ReceivedRequest] { server.requests }
+
+    public func addUser(email: String, password: String) {
+        store.state.withLock {
+            $0.passwords[email] = password
+            $0.confirmed.insert(email)
+        }
+    }
+
+    public func password(of email: String) -> String? { store.state.withLock { $0.passwords[email] } }
+
+    /// A reset link's `token` and `tokenId`, as the reset email carries them; `age` back-dates it.
+    public func resetToken(for email: String, age: Double = 0) -> (token: String, tokenID: String) {
+        store.state.withLock { state in
+            let token = Self.hex(64)
+            let tokenID = Self.hex(24)
+            state.resets[token] = Pending(email: email, tokenID: tokenID, issued: Date().addingTimeInterval(-age))
+            return (token, tokenID)
+        }
+    }
+
+    /// The token and tokenId of the last reset email `…/reset/send` "sent" to `email`.
+    public func sentReset(to email: String) -> (token: String, tokenID: String)? {
+        store.state.withLock { $0.sentResets[email] }
+    }
+
+    static func hex(_ count: Int) -> String {
+        (0..<count / 2).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
+
+    static func error(_ status: Int, _ reason: String, _ code: String) -> DoubleResponse {
+        .json(
+            status,
+            [
+                "error": reason, "error_code": code,
+                "link": "https://services.cloud.mongodb.com/groups/g/apps/a/logs?co_id=c",
+            ]
+        )
+    }
+
+    static func route(_ request: ReceivedRequest, _ state: inout State) -> DoubleResponse {
+        let prefix = "/api/client/v2.0/app/\(appID)/auth/providers/local-userpass/"
+        guard request.method == "POST", request.path.hasPrefix(prefix) else {
+            return error(404, "route not found", "InvalidParameter")
+        }
+        guard let body = request.jsonBody else { return error(400, "invalid JSON", "BadRequest") }
+        switch String(request.path.dropFirst(prefix.count)) {
+        case "reset": return reset(body, &state)
+        case "reset/send":
+            guard let email = body["email"] as? String, state.passwords[email] != nil else {
+                return error(404, "user not found", "UserNotFound")
+            }
+            let token = hex(64)
+            let tokenID = hex(24)
+            state.resets[token] = Pending(email: email, tokenID: tokenID, issued: Date())
+            state.sentResets[email] = (token, tokenID)
+            return .json(200, [:])
+        default: return error(404, "route not found", "InvalidParameter")
+        }
+    }
+
+    private static func reset(_ body: [String: Any], _ state: inout State) -> DoubleResponse {
+        guard let token = body["token"] as? String, let tokenID = body["tokenId"] as? String,
+            let password = body["password"] as? String
+        else { return error(400, "expected token, tokenId and password", "MissingParameter") }
+        guard let pending = state.resets[token], pending.tokenID == tokenID,
+            Date().timeIntervalSince(pending.issued) < 30 * 60
+        else { return error(400, "invalid token data", "UserpassTokenInvalid") }
+        guard (6...128).contains(password.count) else {
+            return error(400, "password must be between 6 and 128 characters", passwordErrorCode)
+        }
+        state.resets[token] = nil
+        state.passwords[pending.email] = password
+        return .json(200, [:])
+    }
+}
