@@ -50,6 +50,10 @@ static inline int linkd_readable_bytes(int fd) {
     return count;
 }
 
+/// glibc (2.34+) declares this in <spawn.h> under _GNU_SOURCE only, which this header does not set; the actions are
+/// a posix_spawn_file_actions_t (taken as void * so that Swift sees the Glibc module's type at the call).
+extern int posix_spawn_file_actions_addclosefrom_np(void *actions, int from);
+
 /// Starts argv[0] (searched on PATH) with envp, stdin from stdin_fd and stdout/stderr to out_fd, in a new
 /// process that gets SIGKILL when its parent dies (PR_SET_PDEATHSIG). Every other descriptor is closed.
 /// Returns the pid, or -errno when fork fails. An exec failure makes the child exit with status 127.

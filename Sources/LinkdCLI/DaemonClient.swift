@@ -95,6 +95,7 @@ struct DaemonClient {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, paths.log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        SpawnAttributes.closeInherited(&actions)  // the daemon inherits nothing of this client
         var environment = ProcessInfo.processInfo.environment
         environment["LINKD_AUTOSTART"] = "1"
         let words: [String] = [Self.executablePath, "daemon"]

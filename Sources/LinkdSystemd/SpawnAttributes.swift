@@ -20,4 +20,10 @@ public enum SpawnAttributes {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         return withUnsafePointer(to: &attributes) { body($0) }
     }
+
+    /// Makes the child close every descriptor from 3 up, so that it inherits none its parent happened to hold open
+    /// (a script open for writing there would make that script's exec fail with ETXTBSY while the child lives).
+    public static func closeInherited(_ actions: inout posix_spawn_file_actions_t) {
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+    }
 }

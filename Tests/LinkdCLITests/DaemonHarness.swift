@@ -109,6 +109,11 @@ final class DaemonHarness: Sendable {
         }
     }
 
+    /// The log of the daemon `linkd open` started in this world (for failure messages).
+    func daemonLog() -> String {
+        "daemon log: " + ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "(none)")
+    }
+
     /// The lines the recording program received, parsed.
     func receivedPayloads() -> [[String: Any]] {
         let text = (try? String(contentsOf: received, encoding: .utf8)) ?? ""

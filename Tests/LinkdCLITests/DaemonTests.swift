@@ -11,7 +11,10 @@ import Testing
         let world = try DaemonHarness()
         let link = "myapp://note/7?x=1#access_token=\(Self.canary).b.c&refresh_token=\(Self.canary)r"
         let output = try world.run(["open", link])
-        #expect(output == .init(stdout: "delivered: myapp://note/{id} → com.example.Notes\n", stderr: "", status: 0))
+        #expect(
+            output == .init(stdout: "delivered: myapp://note/{id} → com.example.Notes\n", stderr: "", status: 0),
+            "\(world.daemonLog())"
+        )
         #expect(world.waitUntil(5) { world.receivedPayloads().count == 1 })
         let payload = try #require(world.receivedPayloads().first)
         #expect(payload["app"] as? String == "com.example.Notes")

@@ -27,6 +27,9 @@ final class SpawnedProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Tests run in parallel: without this a child could inherit a descriptor another test holds open for writing
+        // a script, and the script's exec would fail with ETXTBSY for as long as the child lives.
+        SpawnAttributes.closeInherited(&actions)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
         defer {
