@@ -61,7 +61,9 @@ import Testing
         let processes = try (0..<10).map { try world.start(["open", "myapp://note/\($0)"]) }
         for process in processes { process.waitUntilExit() }
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })
-        #expect(world.daemonPIDs().count == 1)
+        // A daemon that lost the race may still be starting up on a loaded machine; it exits when it finds the lock
+        // taken, leaving the one that won.
+        #expect(world.waitUntil(5) { world.daemonPIDs().count == 1 }, "daemons: \(world.daemonPIDs())")
         #expect(world.waitUntil(5) { world.receivedPayloads().count == 10 })
     }
 
