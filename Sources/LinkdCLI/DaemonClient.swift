@@ -55,7 +55,9 @@ struct DaemonClient {
                 send(descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
+            // The daemon may have answered and closed before reading the request (a refusal of this uid): its
+            // answer is still waiting to be read.
+            guard count > 0 else { break }
             offset += count
         }
         var buffer = [UInt8](repeating: 0, count: 65_536)
