@@ -35,9 +35,10 @@ public enum DesktopStatus {
         let loaded = ConfigLoader.installed(environment: environment).load()
         let claimed = loaded.apps.flatMap { $0.links.map(\.match.scheme) }.filter { !Registrar.webSchemes.contains($0) }
         for scheme in Set(schemes + claimed).sorted() { lines.append(schemeLine(scheme)) }
-        lines.append(daemonLine(environment))
+        let units = unitStates()  // one systemctl call for both lines
+        lines.append(daemonLine(environment, socketUnitActive: units?.first == "active"))
         lines.append(
-            unitStates().map { "systemd: linkd.socket \($0[0]), linkd.service \($0[1])" }
+            units.map { "systemd: linkd.socket \($0[0]), linkd.service \($0[1])" }
                 ?? "systemd: no user manager answers (linkd starts on demand)"
         )
         lines.append(
@@ -63,11 +64,11 @@ public enum DesktopStatus {
             : "scheme \(scheme): GIO opens it with \(handler), not linkd"
     }
 
-    private static func daemonLine(_ environment: [String: String]) -> String {
+    private static func daemonLine(_ environment: [String: String], socketUnitActive: Bool) -> String {
         guard let paths = try? DaemonPaths.resolve(environment: environment) else {
             return "daemon: no XDG_RUNTIME_DIR"
         }
-        if unitStates()?.first == "active" {
+        if socketUnitActive {
             return "daemon: activatable by systemd (linkd.socket is active) on \(paths.socket)"
         }
         if let connection = try? UnixSocket.connect(path: paths.socket) {
