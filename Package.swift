@@ -88,7 +88,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdSystemdTests",
-            dependencies: ["LinkdSystemd"],
+            dependencies: ["LinkdSystemd", "LinkdTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -108,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdCLITests",
-            dependencies: ["LinkdCLI", "LinkdSystemd", "linkd", "LinkdTesting"],
+            dependencies: ["LinkdCLI", "LinkdSystemd", "LinkdTestSupport", "linkd", "LinkdTesting"],
             swiftSettings: upcomingFeatures
         ),
     ],

@@ -96,18 +96,8 @@ final class DaemonHarness: Sendable {
         )
     }
 
-    /// The pids of `linkd daemon` processes of this world (found by their XDG_RUNTIME_DIR).
-    func daemonPIDs() -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int32.init).filter { pid in
-            guard let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
-                let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
-            else { return false }
-            let words = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            let isDaemon = words.count == 2 && words[0].hasSuffix("linkd") && words[1] == "daemon"
-            return isDaemon && String(decoding: environ, as: UTF8.self).contains("XDG_RUNTIME_DIR=\(runtime.path)\0")
-        }
-    }
+    /// The pids of `linkd daemon` processes of this world.
+    func daemonPIDs() -> [Int32] { linkdDaemonPIDs(runtime: runtime.path) }
 
     /// The log of the daemon `linkd open` started in this world (for failure messages).
     func daemonLog() -> String {
@@ -171,5 +161,18 @@ extension Int32 {
             line.append(byte)
         }
         return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
+    }
+}
+
+/// The pids of `linkd daemon` processes whose `XDG_RUNTIME_DIR` is `runtime` (so of one test's world alone).
+func linkdDaemonPIDs(runtime: String) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap(Int32.init).filter { pid in
+        guard let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+            let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
+        else { return false }
+        let words = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        return words.count >= 2 && words[0].hasSuffix("linkd") && words[1] == "daemon"
+            && String(decoding: environ, as: UTF8.self).contains("XDG_RUNTIME_DIR=\(runtime)\0")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinkdTestSupport
 import Testing
 
 /// The exec time limit, the argv overwrite of `linkd open`, and what reaches the journal.
@@ -48,19 +49,8 @@ import Testing
             unlink(path)
             rmdir(directory)
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        let fd = try #require(DatagramListener.bind(at: path))
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(bound == 0)
         let world = try DaemonHarness()
         let daemon = try world.start(["daemon", "--idle-exit", "10"], extra: ["JOURNAL_STREAM": "8:1"])
         defer { daemon.terminate() }

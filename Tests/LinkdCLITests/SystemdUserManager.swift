@@ -86,16 +86,6 @@ final class SystemdUserManager: Sendable {
         )
     }
 
-    /// The pids of the daemons systemd started for this manager (found by their XDG_RUNTIME_DIR).
-    func daemonPIDs() -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int32.init).filter { pid in
-            guard let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
-                let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
-            else { return false }
-            let words = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            return words.count >= 2 && words[0].hasSuffix("linkd") && words[1] == "daemon"
-                && String(decoding: environ, as: UTF8.self).contains("XDG_RUNTIME_DIR=\(runtime.path)\0")
-        }
-    }
+    /// The pids of the daemons systemd started for this manager.
+    func daemonPIDs() -> [Int32] { linkdDaemonPIDs(runtime: runtime.path) }
 }

@@ -1,28 +1,18 @@
 import Foundation
 import Glibc
 import LinkdSystemd
+import LinkdTestSupport
 import Testing
 
 @Suite(.serialized) struct NotifierTests {
     /// Binds a datagram socket, points `NOTIFY_SOCKET` at it, and returns what `body` sent.
     private func received(_ body: () throws -> Void) throws -> [String] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString)").path
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        let fd = try #require(DatagramListener.bind(at: path))
         defer {
             close(fd)
             unlink(path)
         }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(bound == 0)
         setenv("NOTIFY_SOCKET", path, 1)
         defer { unsetenv("NOTIFY_SOCKET") }
         try body()
