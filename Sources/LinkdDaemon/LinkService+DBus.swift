@@ -35,6 +35,7 @@ extension LinkService {
         }
         spool.remove(entry.id)
         if let result {
+            // The bus error is the app's own text and may quote the link; the log and the wire answer redact it.
             log.warning(
                 "link \(entry.id.prefix(8)) not delivered to \(appID) over D-Bus: \(result)",
                 fields(entry, app, route)

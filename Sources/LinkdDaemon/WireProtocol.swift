@@ -30,7 +30,8 @@ public enum WireProtocol {
         var json: JSONValue {
             var members: [(String, JSONValue)] = [("kind", .string(kind)), ("reason", .string(reason))]
             if let part { members.append(("part", .string(part))) }
-            members.append(("message", .string(message)))
+            // A message may quote text linkd did not write (an app's D-Bus error, say) that quotes the link.
+            members.append(("message", .string(LinkRedactor.redact(message))))
             return .object(members)
         }
     }

@@ -95,6 +95,25 @@ import Testing
         #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
     }
 
+    @Test func anAppsRefusalIsReportedWithoutTheSecretsItQuotes() throws {
+        let bus = try PrivateSessionBus(activatable: false)
+        let world = try world(for: bus)
+        let service = try bus.startRefusingService()
+        defer {
+            service.terminate()
+            service.waitUntilExit()
+        }
+        #expect(bus.startedLines() == ["refusing"])
+        let output = try run(world, bus, [Self.link])
+        #expect(output.status == 69)
+        #expect(output.stderr.contains("org.example.Error.Refused: cannot open myapp://share/42?x=1"))
+        #expect(output.stderr.contains("access_token=<redacted>&refresh_token=<redacted>"))
+        #expect(!output.stderr.contains("DBUSCANARY"))
+        let log = (try? String(contentsOfFile: world.logPath, encoding: .utf8)) ?? ""
+        #expect(log.contains("not delivered to org.example.LinkdTest over D-Bus"))
+        #expect(!log.contains("DBUSCANARY"))
+    }
+
     @Test func noSessionBusIsReportedAndTheDaemonKeepsServing() throws {
         let world = try world(for: nil)
         let output = try run(world, nil, ["myapp://share/1"])

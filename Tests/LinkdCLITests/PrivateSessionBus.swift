@@ -83,12 +83,56 @@ final class PrivateSessionBus: Sendable {
         return app
     }
 
+    /// Starts, in place of the app, a service that answers `Open` with a D-Bus error quoting the links it got, and
+    /// waits until it owns the name.
+    func startRefusingService() throws -> SpawnedProcess {
+        let script = root.appendingPathComponent("refuse.py")
+        try Data(Self.refusingService(started: started.path).utf8).write(to: script)
+        let service = try SpawnedProcess(
+            "/usr/bin/python3",
+            [script.path],
+            environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": address],
+            stderrPath: root.appendingPathComponent("refuse.log").path
+        )
+        let deadline = Date().addingTimeInterval(10)
+        while startedLines().isEmpty && Date() < deadline { usleep(20_000) }
+        return service
+    }
+
     func openedURIs() -> [String] { lines(of: opened) }
 
     func startedLines() -> [String] { lines(of: started) }
 
     private func lines(of file: URL) -> [String] {
         ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// A bare `org.freedesktop.Application` whose `Open` fails with `org.example.Error.Refused: cannot open <uris>`.
+    private static func refusingService(started: String) -> String {
+        """
+        import gi
+        gi.require_version("Gio", "2.0")
+        from gi.repository import Gio, GLib
+
+        XML = '<node><interface name="org.freedesktop.Application"><method name="Open">' \\
+              '<arg type="as" direction="in"/><arg type="a{sv}" direction="in"/></method></interface></node>'
+
+        def on_call(connection, sender, path, interface, method, parameters, invocation):
+            uris = parameters.unpack()[0]
+            invocation.return_dbus_error("org.example.Error.Refused", "cannot open " + " ".join(uris))
+
+        def on_bus(connection, name):
+            node = Gio.DBusNodeInfo.new_for_xml(XML)
+            connection.register_object("/org/example/LinkdTest", node.interfaces[0], on_call, None, None)
+
+        def on_name(connection, name):
+            with open("\(started)", "a") as out:
+                out.write("refusing\\n")
+
+        Gio.bus_own_name(Gio.BusType.SESSION, "\(appID)", Gio.BusNameOwnerFlags.NONE, on_bus, on_name, None)
+        GLib.MainLoop().run()
+
+        """
     }
 
     /// The GApplication: `started` is written once the app is registered on the bus (it owns its name then).
