@@ -29,7 +29,7 @@ let package = Package(
         ),
         .target(
             name: "LinkdSession",
-            dependencies: ["LinkdRouting", "LinkdFormats"],
+            dependencies: ["LinkdRouting", "LinkdFormats", "CCurl"],
             swiftSettings: upcomingFeatures
         ),
         .target(
@@ -45,6 +45,11 @@ let package = Package(
             name: "CSystemd",
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(
             name: "LinkdSystemd",

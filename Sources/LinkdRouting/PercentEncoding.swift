@@ -34,7 +34,8 @@ struct PercentEncodeSet: Sendable {
     }
 }
 
-enum PercentEncoding {
+/// Percent-encoding and decoding of URL text.
+public enum PercentEncoding {
     static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// Appends `bytes` to `output`, percent-encoding those in `set`.
@@ -95,7 +96,7 @@ enum PercentEncoding {
 extension PercentEncoding {
     /// `text` with every byte but the unreserved ones (`A–Z a–z 0–9 - . _ ~`) percent-encoded: safe in a path
     /// segment and in a form-encoded name or value.
-    static func encodeComponent(_ text: String) -> String {
+    public static func encodeComponent(_ text: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

@@ -1,4 +1,5 @@
 public import LinkdFormats
+import LinkdRouting
 
 /// The calls of GoTrue (Supabase Auth) the reset needs (backend-contract.md §A), with the headers supabase-swift
 /// sends: `apikey` always, `Authorization: Bearer` where the call acts for a session, `X-Supabase-Api-Version:
@@ -33,6 +34,24 @@ public struct GoTrueClient: Sendable {
     public func verify(tokenHash: Secret, type: String) async throws(SessionError) -> GoTrueSession {
         let body = JSONValue.object([("token_hash", .string(tokenHash.revealed())), ("type", .string(type))])
         return try GoTrueSession(await call("POST", "/verify", body: body))
+    }
+
+    /// `POST /token?grant_type=pkce`: the session for a PKCE link's `code`, proved by the stored verifier.
+    public func exchange(code: Secret, verifier: Secret) async throws(SessionError) -> GoTrueSession {
+        let body = JSONValue.object([
+            ("auth_code", .string(code.revealed())), ("code_verifier", .string(verifier.revealed())),
+        ])
+        return try GoTrueSession(await call("POST", "/token?grant_type=pkce", body: body))
+    }
+
+    /// `POST /recover?redirect_to=…` with an S256 challenge: asks GoTrue to email a reset link (200 `{}` whether or
+    /// not the address has an account).
+    public func recover(email: String, redirectTo: String, challenge: String) async throws(SessionError) {
+        let body = JSONValue.object([
+            ("email", .string(email)), ("code_challenge", .string(challenge)),
+            ("code_challenge_method", .string("s256")),
+        ])
+        _ = try await call("POST", "/recover?redirect_to=" + PercentEncoding.encodeComponent(redirectTo), body: body)
     }
 
     /// `PUT /user {"password": …}`: sets the new password.

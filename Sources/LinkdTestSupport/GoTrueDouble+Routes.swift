@@ -21,6 +21,10 @@ extension GoTrueService {
                 ]
             )
         }
+        if !state.faults.isEmpty {
+            let status = state.faults.removeFirst()
+            return .json(status, ["message": "upstream unavailable"])  // what a gateway in front of GoTrue says
+        }
         do {
             switch (request.method, request.path) {
             case ("GET", "/auth/v1/user"): return try getUser(request, &state)
@@ -28,7 +32,7 @@ extension GoTrueService {
             case ("POST", "/auth/v1/token"): return try token(request, &state)
             case ("POST", "/auth/v1/verify"): return try verify(request, &state)
             case ("POST", "/auth/v1/logout"): return try logout(request, &state)
-            case ("POST", "/auth/v1/recover"): return .json(200, [:])
+            case ("POST", "/auth/v1/recover"): return try recover(request, &state)
             default: throw Failure(status: 404, code: "not_found", message: "Not found")
             }
         } catch let failure as Failure {
@@ -150,6 +154,7 @@ extension GoTrueService {
     }
 
     private func token(_ request: ReceivedRequest, _ state: inout GoTrueState) throws -> DoubleResponse {
+        if request.query["grant_type"] == "pkce" { return try exchangePKCE(request, &state) }
         guard request.query["grant_type"] == "refresh_token" else {
             throw Failure(status: 400, code: "invalid_credentials", message: "unsupported_grant_type")
         }

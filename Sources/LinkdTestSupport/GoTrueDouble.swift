@@ -64,6 +64,20 @@ public final class GoTrueDouble: Sendable {
         }
     }
 
+    /// The next `count` requests are answered with `status` (a gateway's 503, say) before GoTrue sees them.
+    public func failNext(_ count: Int, status: Int) {
+        service.state.withLock { $0.faults += Array(repeating: status, count: count) }
+    }
+
+    /// What the email of a PKCE recovery request leads to: the `code` GoTrue's `/verify` redirect adds to the
+    /// `redirect_to` link, for the newest flow of `email`.
+    public func pkceCode(for email: String) -> String? {
+        service.state.withLock { state in
+            guard let user = state.users.values.first(where: { $0.email == email }) else { return nil }
+            return state.flows.filter { $0.value.userID == user.id }.max { $0.value.created < $1.value.created }?.key
+        }
+    }
+
     /// Whether the session `accessToken` belongs to is still live (not logged out, not ended by a password change).
     public func isSessionLive(accessToken: String) -> Bool {
         service.state.withLock { state in

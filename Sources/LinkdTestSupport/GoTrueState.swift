@@ -29,6 +29,16 @@ struct GoTrueState {
     var usedRefreshTokens: Set<String> = []
     /// token_hash → user id (single use).
     var recoveryHashes: [String: String] = [:]
+    /// PKCE flow states of `/recover` calls with a challenge, by the auth code the email's link redirects with.
+    var flows: [String: Flow] = [:]
+    /// Answers forced on the next requests (status, count), whatever they ask.
+    var faults: [Int] = []
+
+    struct Flow {
+        var userID: String
+        var challenge: String
+        var created: Int
+    }
     var counter = 0
 
     mutating func next(_ prefix: String) -> String {

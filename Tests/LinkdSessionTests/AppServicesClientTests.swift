@@ -7,7 +7,7 @@ import Testing
 /// The App Services client over URLSession against the App Services double (backend-contract.md §B).
 @Suite struct AppServicesClientTests {
     private func client(_ double: AppServicesDouble) -> AppServicesClient {
-        AppServicesClient(url: double.baseURL, appID: AppServicesDouble.appID, transport: URLSessionTransport())
+        AppServicesClient(url: double.baseURL, appID: AppServicesDouble.appID, transport: CurlTransport())
     }
 
     @Test func aResetLinkSetsThePasswordOnceWithTheExactRequest() async throws {

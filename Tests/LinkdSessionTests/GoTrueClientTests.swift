@@ -4,11 +4,11 @@ import LinkdSession
 import LinkdTestSupport
 import Testing
 
-/// The GoTrue client over the live URLSession transport against the GoTrue double: the exact requests, and every
+/// The GoTrue client over the live curl transport against the GoTrue double: the exact requests, and every
 /// refusal turned into a typed error in the backend's words.
 @Suite struct GoTrueClientTests {
     private func client(_ double: GoTrueDouble) -> GoTrueClient {
-        GoTrueClient(url: double.baseURL + "/", apiKey: GoTrueDouble.apiKey, transport: URLSessionTransport())
+        GoTrueClient(url: double.baseURL + "/", apiKey: GoTrueDouble.apiKey, transport: CurlTransport())
     }
 
     @Test func aRecoveryLinksSessionSetsThePasswordWithTheExactRequests() async throws {
@@ -88,7 +88,7 @@ import Testing
         let closed = try TestHTTPServer { _ in DoubleResponse(status: 200) }
         let port = closed.port
         closed.stop()
-        let refused = GoTrueClient(url: "http://127.0.0.1:\(port)", apiKey: "k", transport: URLSessionTransport())
+        let refused = GoTrueClient(url: "http://127.0.0.1:\(port)", apiKey: "k", transport: CurlTransport())
         do {
             _ = try await refused.user(accessToken: Secret("tok-canary-1"))
             Issue.record("a closed port answered")
@@ -96,7 +96,7 @@ import Testing
             #expect(error == .transport(.unreachable("the connection was refused")))
             #expect(!error.description.contains("tok-canary"))
         }
-        let insecure = GoTrueClient(url: "http://auth.example.com", apiKey: "k", transport: URLSessionTransport())
+        let insecure = GoTrueClient(url: "http://auth.example.com", apiKey: "k", transport: CurlTransport())
         do {
             _ = try await insecure.user(accessToken: Secret("tok-canary-2"))
             Issue.record("plain http left the machine")
@@ -110,7 +110,7 @@ import Testing
             Thread.sleep(forTimeInterval: 3)
             return DoubleResponse(status: 200)
         }
-        let slow = GoTrueClient(url: silent.baseURL, apiKey: "k", transport: URLSessionTransport(requestTimeout: 1))
+        let slow = GoTrueClient(url: silent.baseURL, apiKey: "k", transport: CurlTransport(requestTimeout: .seconds(1)))
         do {
             _ = try await slow.user(accessToken: Secret("t"))
             Issue.record("a silent backend answered")
@@ -121,7 +121,7 @@ import Testing
         let redirecting = try TestHTTPServer { _ in
             DoubleResponse(status: 302, headers: [("Location", elsewhere.baseURL + "/auth/v1/user")])
         }
-        let client = GoTrueClient(url: redirecting.baseURL, apiKey: "k", transport: URLSessionTransport())
+        let client = GoTrueClient(url: redirecting.baseURL, apiKey: "k", transport: CurlTransport())
         do {
             _ = try await client.user(accessToken: Secret("t"))
             Issue.record("the redirect was followed")

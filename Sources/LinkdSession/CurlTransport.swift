@@ -1,0 +1,186 @@
+import CCurl
+import Dispatch
+import LinkdRouting
+
+/// The live transport, on libcurl (what URLSession runs on under Linux, used directly because URLSession there can
+/// neither trust an extra CA nor bound the connect time): redirects never followed (a redirect would carry the bearer
+/// token elsewhere), http(s) only, https except for loopback hosts, connect limit 5 s, request limit 15 s, and the
+/// overall ``RequestDeadline`` a reset sets. Each request runs its blocking `curl_easy_perform` on a Dispatch worker thread,
+/// never on the cooperative pool.
+public struct CurlTransport: HTTPTransport {
+    /// The longest answer body read, in bytes.
+    static let maximumBody = 1 << 20
+
+    private let caFile: String?
+    private let connectTimeout: Duration
+    private let requestTimeout: Duration
+
+    /// - Parameters:
+    ///   - caFile: a PEM file of an extra CA to trust beside the system's (`caFile` of a backend).
+    ///   - connectTimeout: how long a connection may take (5 s).
+    ///   - requestTimeout: how long one request may take in all (15 s).
+    public init(caFile: String? = nil, connectTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(15))
+    {
+        self.caFile = caFile
+        self.connectTimeout = connectTimeout
+        self.requestTimeout = requestTimeout
+    }
+
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        guard let link = try? LinkURL(parsing: request.url) else { throw .insecureURL("(unreadable URL)") }
+        guard link.scheme == "https" || (link.scheme == "http" && Loopback.hosts.contains(link.hostname)) else {
+            throw .insecureURL(link.hostname)
+        }
+        var limit = requestTimeout
+        if let deadline = RequestDeadline.current { limit = min(limit, deadline - .now) }
+        guard limit > .zero else { throw .timedOut }
+        let exchange = CurlExchange(
+            url: link.href,
+            request: request,
+            caFile: caFile,
+            connectMilliseconds: Self.milliseconds(connectTimeout),
+            totalMilliseconds: Self.milliseconds(limit)
+        )
+        let result = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: exchange.perform()) }
+        }
+        return try result.get()
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}
+
+/// One request on one curl easy handle, performed on the calling thread.
+private struct CurlExchange: Sendable {
+    var url: String
+    var request: HTTPRequest
+    var caFile: String?
+    var connectMilliseconds: Int
+    var totalMilliseconds: Int
+
+    /// What the callbacks collect.
+    final class Answer {
+        var headers: [String: String] = [:]
+        var body: [UInt8] = []
+        var tooLarge = false
+    }
+
+    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    func perform() -> Result<HTTPResponse, TransportError> {
+        guard Self.globalInit, let handle = curl_easy_init() else { return .failure(.unreachable("libcurl failed")) }
+        defer { curl_easy_cleanup(handle) }
+        let answer = Answer()
+        let context = Unmanaged.passUnretained(answer).toOpaque()
+        var headerList: UnsafeMutablePointer<curl_slist>? = nil
+        defer { curl_slist_free_all(headerList) }
+        for (name, value) in request.headers { headerList = curl_slist_append(headerList, "\(name): \(value)") }
+        // curl's own defaults that a JSON API does not want.
+        headerList = curl_slist_append(headerList, "Expect:")
+        if request.body.isEmpty && request.method != "GET" {
+            headerList = curl_slist_append(headerList, "Content-Type:")
+        }
+
+        var status = CURLE_OK
+        func set(_ code: CURLcode) { if status == CURLE_OK { status = code } }
+        set(linkd_curl_set_string(handle, CURLOPT_URL, url))
+        set(linkd_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(linkd_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
+        set(linkd_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
+        set(linkd_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connectMilliseconds))
+        set(linkd_curl_set_long(handle, CURLOPT_TIMEOUT_MS, totalMilliseconds))
+        set(linkd_curl_set_list(handle, CURLOPT_HTTPHEADER, headerList))
+        if let caFile {
+            // The extra CA beside the system's hashed certificate folder, which OpenSSL consults as well.
+            set(linkd_curl_set_string(handle, CURLOPT_CAINFO, caFile))
+            set(linkd_curl_set_string(handle, CURLOPT_CAPATH, "/etc/ssl/certs"))
+        }
+        if request.method == "GET" {
+            set(linkd_curl_set_long(handle, CURLOPT_HTTPGET, 1))
+        } else {
+            set(linkd_curl_set_long(handle, CURLOPT_POSTFIELDSIZE, request.body.count))
+            var body = request.body
+            body.append(0)  // never an empty buffer; the size above keeps the terminator out of the request
+            body.withUnsafeMutableBytes {
+                // COPYPOSTFIELDS copies: the buffer need not outlive this call.
+                set(linkd_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress))
+            }
+            if request.method != "POST" { set(linkd_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)) }
+        }
+        set(linkd_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, onBody))
+        set(linkd_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
+        set(linkd_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, onHeader))
+        set(linkd_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
+        guard status == CURLE_OK else {
+            return .failure(.unreachable("libcurl refused an option (\(status.rawValue))"))
+        }
+
+        let outcome = withExtendedLifetime(answer) { curl_easy_perform(handle) }
+        guard outcome == CURLE_OK else {
+            if answer.tooLarge { return .failure(.unreachable("the answer was larger than 1 MiB")) }
+            return .failure(Self.error(outcome))
+        }
+        let code = linkd_curl_response_code(handle)
+        return .success(HTTPResponse(status: code, headers: answer.headers, body: answer.body))
+    }
+
+    private static func error(_ code: CURLcode) -> TransportError {
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: .timedOut
+        case CURLE_COULDNT_CONNECT: .unreachable("the connection was refused")
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: .unreachable("the host name does not resolve")
+        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_SEND_ERROR:
+            .unreachable("the connection closed before the answer was complete")
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_BAD_CONTENT_ENCODING:
+            .unreachable("the answer was not valid HTTP")
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
+            CURLE_SSL_CERTPROBLEM:
+            .unreachable("the TLS connection failed (certificate not trusted?)")
+        case CURLE_UNSUPPORTED_PROTOCOL: .insecureURL("(not http or https)")
+        default: .unreachable("network error \(code.rawValue)")
+        }
+    }
+}
+
+private let onBody: linkd_curl_data_callback = { data, size, count, context in
+    guard let data, let context else { return 0 }
+    let answer = Unmanaged<CurlExchange.Answer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    guard answer.body.count + length <= CurlTransport.maximumBody else {
+        answer.tooLarge = true
+        return 0  // curl ends the transfer with CURLE_WRITE_ERROR
+    }
+    data.withMemoryRebound(to: UInt8.self, capacity: length) {
+        answer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+    }
+    return length
+}
+
+private let onHeader: linkd_curl_data_callback = { data, size, count, context in
+    guard let data, let context else { return 0 }
+    let answer = Unmanaged<CurlExchange.Answer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+    }
+    if line.hasPrefix("HTTP/") {
+        answer.headers = [:]  // a new response (after a 100 Continue): its headers replace the earlier ones
+    } else if let colon = line.firstIndex(of: ":") {
+        let name = line[..<colon].lowercased()
+        let value = line[line.index(after: colon)...].trimmingWhitespace()
+        answer.headers[name] = value
+    }
+    return length
+}
+
+extension Substring {
+    fileprivate func trimmingWhitespace() -> String {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
+    }
+}

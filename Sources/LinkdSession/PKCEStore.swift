@@ -1,0 +1,95 @@
+import Glibc
+public import LinkdFormats
+
+/// The verifiers of resets linkd requested (`linkd reset request`), one per app, in `$XDG_STATE_HOME/linkd/pkce/`
+/// (folder 0700, files 0600). A verifier is taken once: the first `take` renames it away before reading it. It
+/// expires an hour after the request (GoTrue's flow state lives 300 s by default; the backend's own refusal is the
+/// clearer message for a link clicked in between).
+public struct PKCEStore: Sendable {
+    /// How long a stored verifier is kept.
+    public static let lifetime: Int64 = 3600
+
+    public let directory: String
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// The store of `$XDG_STATE_HOME/linkd/pkce` (`~/.local/state/linkd/pkce`).
+    public static func standard(environment: [String: String]) -> PKCEStore? {
+        let state =
+            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? environment["HOME"].map { $0 + "/.local/state" }
+        return state.map { PKCEStore(directory: $0 + "/linkd/pkce") }
+    }
+
+    /// Why a verifier could not be stored.
+    public struct Unwritable: Error, Sendable, Equatable, CustomStringConvertible {
+        public var path: String
+        public var errno: Int32
+        public var description: String { "cannot write \(path): \(String(cString: strerror(errno)))" }
+    }
+
+    /// Stores `verifier` for `app`, replacing an earlier one (the backend honours the newest email only).
+    public func store(_ verifier: Secret, app: String, now: Int64) throws(Unwritable) {
+        try makeDirectories()
+        let path = file(for: app)
+        let temporary = path + ".new"
+        let text = JSONValue.object([
+            ("verifier", .string(verifier.revealed())), ("expires", .number(now + Self.lifetime)),
+        ]).serialized
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw Unwritable(path: temporary, errno: errno) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            throw Unwritable(path: path, errno: failure)
+        }
+    }
+
+    /// The verifier stored for `app`, removed from the store; `nil` when there is none or it expired.
+    public func take(app: String, now: Int64) -> Secret? {
+        let path = file(for: app)
+        var generator = SystemRandomNumberGenerator()
+        let claimed = path + ".taken-" + String(generator.next() as UInt64, radix: 16)
+        guard rename(path, claimed) == 0 else { return nil }
+        defer { unlink(claimed) }
+        guard let bytes = Self.contents(claimed), let object = try? JSONValue.parse(bytes),
+            let verifier = object["verifier"]?.stringValue, let expires = object["expires"]?.int64Value, expires > now
+        else { return nil }
+        return Secret(verifier)
+    }
+
+    /// The file of `app`: its name hex-encoded, so that no app id can name a path elsewhere.
+    func file(for app: String) -> String {
+        let hex = Array("0123456789abcdef")
+        return directory + "/" + String(app.utf8.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0xF)]] })
+    }
+
+    private func makeDirectories() throws(Unwritable) {
+        var path = ""
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw Unwritable(path: path, errno: errno) }
+        }
+        chmod(directory, 0o700)
+    }
+
+    private static func contents(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 65_536 {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,72 @@
+/// Why a reset did not change the password, told for a person, with the exit code of DESIGN.md §6.
+public struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        /// The backend no longer honours the link: expired, or already used.
+        case linkExpiredOrUsed = "link_expired"
+        /// The backend refused the new password (weak, same as before).
+        case passwordRejected = "password_rejected"
+        /// The link is not one this reset can use, or the backend refused it for another reason.
+        case refused = "refused"
+        /// The backend cannot be reached, or does not speak its contract.
+        case unreachable = "backend_unreachable"
+        /// The backend failed in a way worth retrying later (5xx, rate limit).
+        case temporary = "backend_temporary"
+        /// No new password was given.
+        case cancelled = "cancelled"
+    }
+
+    public var kind: Kind
+    /// One line for a person; the backend's words are in it, no secret is.
+    public var message: String
+
+    public init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// `linkd open`'s exit code: 65 refused (link or password), 69 unreachable, 75 worth retrying later.
+    public var exitCode: Int32 {
+        switch kind {
+        case .linkExpiredOrUsed, .passwordRejected, .refused: 65
+        case .unreachable: 69
+        case .temporary, .cancelled: 75
+        }
+    }
+
+    /// The wire protocol's error kind for this failure.
+    public var wireKind: String {
+        switch kind {
+        case .linkExpiredOrUsed, .passwordRejected, .refused: "refused"
+        case .unreachable: "unavailable"
+        case .temporary, .cancelled: "temporary"
+        }
+    }
+
+    public var description: String { message }
+
+    /// The failure a session-layer error stands for.
+    public init(_ error: SessionError) {
+        switch error {
+        case .backend(let backend):
+            switch backend.kind {
+            case .linkExpiredOrUsed:
+                self.init(
+                    kind: .linkExpiredOrUsed,
+                    message: "this link has expired or was already used; request a new email (\(backend))"
+                )
+            case .passwordRejected:
+                self.init(kind: .passwordRejected, message: "the new password was refused: \(backend)")
+            case .rateLimited:
+                self.init(kind: .temporary, message: "the backend asks to wait: \(backend); try again later")
+            case .temporary:
+                self.init(kind: .temporary, message: "the backend failed: \(backend); try again later")
+            case .refused:
+                self.init(kind: .refused, message: "the backend refused the request: \(backend)")
+            }
+        case .transport(let transport):
+            self.init(kind: .unreachable, message: transport.description)
+        case .badResponse:
+            self.init(kind: .unreachable, message: error.description)
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import LinkdFormats
+
+/// Runs one password reset (DESIGN.md §6): establishes the session the link stands for, asks for the new password,
+/// sets it, and signs the link's session out. Requests before the password is sent are retried (3 attempts, on
+/// connection errors and 502/503/504); the request that carries the password never is.
+public struct ResetRunner: Sendable {
+    /// How long the backend work of each phase (establishing; setting) may take in all.
+    public static let phaseLimit: Duration = .seconds(60)
+    /// The pauses between attempts of a request that may be retried.
+    static let retryDelays: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2)]
+    /// How many passwords one run sends at most (a terminal may try again after a refusal).
+    static let maximumPasswords = 5
+
+    public let backend: ResetBackend
+    public let material: ResetMaterial
+    /// Who the account is, for the prompt when the backend does not say (App Services): the app's name.
+    public let appName: String
+    /// Called just before the request that carries the password goes out; `false` stops the reset (the daemon
+    /// records "sent" in its spool here, and must not send what it could not record).
+    public let beforeSending: @Sendable () async -> Bool
+
+    public init(
+        backend: ResetBackend,
+        material: ResetMaterial,
+        appName: String,
+        beforeSending: @escaping @Sendable () async -> Bool = { true }
+    ) {
+        self.backend = backend
+        self.material = material
+        self.appName = appName
+        self.beforeSending = beforeSending
+    }
+
+    /// What a successful reset did.
+    public struct Success: Sendable, Equatable {
+        /// The account, masked (`a***@example.com`), or the app's name when the backend does not say.
+        public var account: String
+        /// Whether the link's session was signed out afterwards (Supabase).
+        public var signedOut: Bool
+
+        public init(account: String, signedOut: Bool) {
+            self.account = account
+            self.signedOut = signedOut
+        }
+    }
+
+    /// A live session (Supabase), or none (App Services resets with the link's token alone).
+    private struct Established: Sendable {
+        var accessToken: Secret?
+        var account: String
+    }
+
+    public func run(passwords: some PasswordSource) async -> Result<Success, ResetFailure> {
+        let established: Result<Established, SessionError> = await RequestDeadline.$current.withValue(
+            .now + Self.phaseLimit
+        ) { await establish() }
+        let session: Established
+        switch established {
+        case .success(let value): session = value
+        case .failure(let error): return .failure(ResetFailure(error))
+        }
+        let prompt = "New password for \(DisplayText.sanitize(session.account))"
+        var rejection: BackendError?
+        for _ in 0..<Self.maximumPasswords {
+            guard let password = await passwords.newPassword(prompt: prompt, rejection: rejection) else {
+                if let rejection { return .failure(ResetFailure(.backend(rejection))) }
+                return .failure(ResetFailure(kind: .cancelled, message: "no new password was given; nothing changed"))
+            }
+            guard await beforeSending() else {
+                return .failure(ResetFailure(kind: .temporary, message: "linkd cannot record the reset; nothing sent"))
+            }
+            let outcome = await RequestDeadline.$current.withValue(.now + Self.phaseLimit) {
+                await setPassword(password, session)
+            }
+            switch outcome {
+            case .success(let signedOut):
+                return .success(Success(account: session.account, signedOut: signedOut))
+            case .failure(.backend(let error)) where error.kind == .passwordRejected:
+                rejection = error
+            case .failure(let error):
+                return .failure(ResetFailure(error))
+            }
+        }
+        return .failure(
+            ResetFailure(.backend(rejection ?? BackendError(kind: .refused, status: 0, code: "", message: "")))
+        )
+    }
+
+    private func establish() async -> Result<Established, SessionError> {
+        do throws(SessionError) {
+            switch (backend, material) {
+            case (.supabase(let client), .supabaseSession(let accessToken, let refreshToken)):
+                if let claims = JWTClaims(accessToken), claims.isExpired() {
+                    let session = try await retrying { () async throws(SessionError) in
+                        try await client.refresh(refreshToken)
+                    }
+                    return .success(
+                        Established(accessToken: session.accessToken, account: Self.mask(session.user.email))
+                    )
+                }
+                do {
+                    let user = try await retrying { () async throws(SessionError) in
+                        try await client.user(accessToken: accessToken)
+                    }
+                    return .success(Established(accessToken: accessToken, account: Self.mask(user.email)))
+                } catch .backend(let error) where error.code == "bad_jwt" {
+                    // Expired by the backend's clock though not by ours: the refresh token may still serve.
+                    let session = try await retrying { () async throws(SessionError) in
+                        try await client.refresh(refreshToken)
+                    }
+                    return .success(
+                        Established(accessToken: session.accessToken, account: Self.mask(session.user.email))
+                    )
+                }
+            case (.supabase(let client), .supabaseTokenHash(let hash, let type)):
+                let session = try await retrying { () async throws(SessionError) in
+                    try await client.verify(tokenHash: hash, type: type)
+                }
+                return .success(Established(accessToken: session.accessToken, account: Self.mask(session.user.email)))
+            case (.supabase(let client), .supabasePKCE(let code, let verifier)):
+                let session = try await retrying { () async throws(SessionError) in
+                    try await client.exchange(code: code, verifier: verifier)
+                }
+                return .success(Established(accessToken: session.accessToken, account: Self.mask(session.user.email)))
+            case (.appServices, .appServices):
+                return .success(Established(accessToken: nil, account: "your \(appName) account"))
+            case (.supabase, .appServices), (.appServices, _):
+                return .failure(.badResponse("this backend cannot reset this link"))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Sends the password once; for Supabase then signs the link's session out (`scope=local`), which may fail
+    /// without undoing the change.
+    private func setPassword(_ password: Secret, _ session: Established) async -> Result<Bool, SessionError> {
+        do throws(SessionError) {
+            switch (backend, material) {
+            case (.supabase(let client), _):
+                guard let accessToken = session.accessToken else { return .failure(.badResponse("no session")) }
+                try await client.updatePassword(password, accessToken: accessToken)
+                let signedOut = (try? await client.logout(accessToken: accessToken)) != nil
+                return .success(signedOut)
+            case (.appServices(let client), .appServices(let token, let tokenID)):
+                try await client.resetPassword(password, token: token, tokenID: tokenID.revealed())
+                return .success(false)
+            case (.appServices, _):
+                return .failure(.badResponse("this backend cannot reset this link"))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func retrying<T>(_ step: () async throws(SessionError) -> T) async throws(SessionError) -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try await step()
+            } catch {
+                guard attempt + 1 < 3, Self.isWorthRetrying(error) else { throw error }
+                try? await Task.sleep(for: Self.retryDelays[attempt])
+                attempt += 1
+            }
+        }
+    }
+
+    static func isWorthRetrying(_ error: SessionError) -> Bool {
+        switch error {
+        case .transport(.unreachable), .transport(.timedOut): true
+        case .backend(let backend): [502, 503, 504].contains(backend.status)
+        case .transport(.insecureURL), .badResponse: false
+        }
+    }
+
+    private static func mask(_ email: String) -> String {
+        email.isEmpty ? "this account" : JWTClaims.mask(email)
+    }
+}

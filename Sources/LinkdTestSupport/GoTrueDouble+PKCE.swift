@@ -1,0 +1,98 @@
+import Foundation
+
+extension GoTrueService {
+    /// `POST /recover` (A.7): 200 `{}` for any address; for a known one with a challenge, a flow state whose code
+    /// the email's link carries.
+    func recover(_ request: ReceivedRequest, _ state: inout GoTrueState) throws -> DoubleResponse {
+        let body = request.jsonBody ?? [:]
+        guard let email = body["email"] as? String, !email.isEmpty else {
+            throw Failure(status: 400, code: "validation_failed", message: "Password recovery requires an email")
+        }
+        let challenge = body["code_challenge"] as? String
+        let method = body["code_challenge_method"] as? String
+        if (challenge == nil) != (method == nil) {
+            throw Failure(
+                status: 400,
+                code: "validation_failed",
+                message: "PKCE flow requires code_challenge_method and code_challenge"
+            )
+        }
+        if let challenge, !(43...128).contains(challenge.count) {
+            throw Failure(
+                status: 400,
+                code: "validation_failed",
+                message: "code challenge has to be between 43 and 128 characters"
+            )
+        }
+        guard let user = state.users.values.first(where: { $0.email == email }) else { return .json(200, [:]) }
+        if let challenge {
+            state.counter += 1
+            let code = UUID().uuidString.lowercased()
+            state.flows[code] = GoTrueState.Flow(
+                userID: user.id,
+                challenge: challenge,
+                created: now * 1000 + state.counter
+            )
+        }
+        return .json(200, [:])
+    }
+
+    /// `POST /token?grant_type=pkce` (A.2): the flow's session when the verifier hashes to its challenge; flow states
+    /// are single use and live 300 s.
+    func exchangePKCE(_ request: ReceivedRequest, _ state: inout GoTrueState) throws -> DoubleResponse {
+        let body = request.jsonBody ?? [:]
+        guard let code = body["auth_code"] as? String, let verifier = body["code_verifier"] as? String,
+            !code.isEmpty, !verifier.isEmpty
+        else {
+            throw Failure(
+                status: 400,
+                code: "validation_failed",
+                message: "invalid request: both auth code and code verifier should be non-empty"
+            )
+        }
+        guard let flow = state.flows[code] else {
+            throw Failure(
+                status: 404,
+                code: "flow_state_not_found",
+                message: "invalid flow state, no valid flow state found"
+            )
+        }
+        guard flow.created / 1000 + 300 > now else {
+            state.flows[code] = nil
+            throw Failure(
+                status: 422,
+                code: "flow_state_expired",
+                message: "invalid flow state, flow state has expired"
+            )
+        }
+        guard Self.s256(verifier) == flow.challenge else {
+            throw Failure(
+                status: 400,
+                code: "bad_code_verifier",
+                message: "code challenge does not match previously saved code verifier"
+            )
+        }
+        state.flows[code] = nil
+        let owner = try user(flow.userID, state)
+        let tokens = issue(&state, user: owner, method: "otp")
+        return .json(200, sessionObject(tokens, user: owner))
+    }
+
+    /// BASE64URL(SHA-256(verifier)), computed by `openssl dgst` so the double does not share linkd's own hash.
+    static func s256(_ verifier: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["dgst", "-sha256", "-binary"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        guard (try? process.run()) != nil else { return nil }
+        input.fileHandleForWriting.write(Data(verifier.utf8))
+        try? input.fileHandleForWriting.close()
+        let digest = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, digest.count == 32 else { return nil }
+        return base64url(digest)
+    }
+}
