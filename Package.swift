@@ -46,9 +46,9 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // libcurl's headers only: the library is loaded at run time (see Sources/CCurl/shim.h).
         .systemLibrary(
             name: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(
@@ -58,12 +58,12 @@ let package = Package(
         ),
         .target(
             name: "LinkdDaemon",
-            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSystemd"],
+            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSession", "LinkdSystemd"],
             swiftSettings: upcomingFeatures
         ),
         .target(
             name: "LinkdCLI",
-            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdDaemon"],
+            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSession", "LinkdDaemon"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(

@@ -12,12 +12,14 @@ public enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingValue(String, command: String)
     /// An option's value is not one it accepts.
     case badValue(String, option: String, command: String)
+    /// Two arguments that cannot be given together.
+    case conflict(String, String, command: String)
 
     /// The command whose usage line goes with the error (`nil` for the top level).
     public var command: String? {
         switch self {
         case .unknownOption(_, let command), .missingArgument(_, let command), .stdinTwice(let command),
-            .missingValue(_, let command), .badValue(_, _, let command):
+            .missingValue(_, let command), .badValue(_, _, let command), .conflict(_, _, let command):
             command
         case .unknownCommand: nil
         }
@@ -31,6 +33,7 @@ public enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .stdinTwice: "'-' (standard input) may be given only once"
         case .missingValue(let option, _): "missing value for '\(option)'"
         case .badValue(let value, let option, _): "'\(value)' is not a valid value for '\(option)'"
+        case .conflict(let first, let second, _): "'\(first)' cannot be used with '\(second)'"
         }
     }
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import LinkdDaemon
+import LinkdFormats
 import LinkdSystemd
 
 /// The client half of `linkd open`: one connection to the daemon, started on demand.
@@ -39,15 +40,29 @@ struct DaemonClient {
     }
 
     private mutating func adopt(_ descriptor: FileDescriptor) {
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        // The daemon's longest silence: a reset phase of 60 s (retries included), then its answer.
+        var timeout = timeval(tv_sec: 130, tv_usec: 0)
         _ = setsockopt(descriptor.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         self.descriptor = descriptor
         pending = []
     }
 
-    /// Sends one request line and returns the response line; `nil` when the connection ended first.
-    mutating func exchange(_ line: String) -> String? {
+    /// Sends one request line and returns the response line; `nil` when the connection ended first. A password
+    /// question the daemon asks on the way is answered with `answer`.
+    mutating func exchange(
+        _ line: String,
+        answer: (WireProtocol.PasswordQuestion) -> Secret? = { _ in nil }
+    ) -> String? {
         guard let descriptor else { return nil }
+        write(line, on: descriptor)
+        while let response = nextLine(descriptor) {
+            guard let question = WireProtocol.PasswordQuestion(Array(response.utf8)) else { return response }
+            write(WireProtocol.passwordAnswer(answer(question)), on: descriptor)
+        }
+        return nil
+    }
+
+    private func write(_ line: String, on descriptor: FileDescriptor) {
         let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
@@ -60,6 +75,9 @@ struct DaemonClient {
             guard count > 0 else { break }
             offset += count
         }
+    }
+
+    private mutating func nextLine(_ descriptor: FileDescriptor) -> String? {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {

@@ -8,7 +8,7 @@ public enum LinkdCLI {
 
     static let commands: [any Command.Type] = [
         OpenCommand.self, ParseCommand.self, RouteCommand.self, RegisterCommand.self, UnregisterCommand.self,
-        StatusCommand.self, DaemonCommand.self,
+        StatusCommand.self, DaemonCommand.self, ResetCommand.self,
     ]
 
     static var help: String {

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LinkdDaemon
 import LinkdFormats
 
@@ -17,18 +18,24 @@ struct OpenCommand: Command {
         OPTIONS:
           --json                  Print one JSON object per link: the daemon's answer.
           --password-stdin        Answer a password prompt with one line of standard input.
+
+        A reset link asks for the new password: from standard input with --password-stdin, else on the
+        terminal (no echo, asked twice), else through $LINKD_ASKPASS, zenity, kdialog or
+        systemd-ask-password (the prompt is its argument, the password its first line of output).
           -h, --help              Show help information.
 
         This is what the desktop entry runs (Exec=linkd open %u). The links are overwritten in this
         process's arguments as soon as they are read.
 
         EXIT STATUS:
-          0 delivered, 1 no app claims a link, 64 usage error, 65 a link was refused, 69 the daemon or an
-          action is unavailable, 75 temporary failure, 77 permission refused.
+          0 delivered (a reset: the password changed), 1 no app claims a link, 64 usage error, 65 a link
+          was refused (a reset: the link expired or was used, or the password was refused), 69 the daemon,
+          an action or the backend is unavailable, 75 temporary failure (retry later), 77 permission refused.
 
         """
 
     var json: Bool
+    var passwordFromStdin: Bool
     var urls: [[UInt8]]
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
@@ -38,6 +45,10 @@ struct OpenCommand: Command {
             throw .stdinTwice(command: Self.name)
         }
         json = scanner.flags.contains("--json")
+        passwordFromStdin = scanner.flags.contains("--password-stdin")
+        if passwordFromStdin && scanner.positionals.contains(Array("-".utf8)) {
+            throw .conflict("--password-stdin", "-", command: Self.name)
+        }
         urls = scanner.positionals
     }
 
@@ -50,11 +61,16 @@ struct OpenCommand: Command {
             return .unavailable
         }
         var client = DaemonClient(paths: paths)
+        var prompt = PasswordPrompt(
+            passwordFromStdin: passwordFromStdin,
+            console: console,
+            environment: ProcessInfo.processInfo.environment
+        )
         var connected = false
         var worst = ExitCode.success
         for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
             let input = String(decoding: bytes, as: UTF8.self)
-            let request = WireProtocol.encode(.open(url: input, interactive: false))
+            let request = WireProtocol.encode(.open(url: input, interactive: prompt.source != nil))
             var response: String?
             for _ in 0..<2 where response == nil {
                 if !connected {
@@ -66,7 +82,7 @@ struct OpenCommand: Command {
                         return max(worst, .unavailable)
                     }
                 }
-                response = client.exchange(request)
+                response = client.exchange(request) { prompt.answer($0) }
                 if response == nil {
                     client.close()
                     connected = false
@@ -91,17 +107,18 @@ struct OpenCommand: Command {
             let route = object["route"]?.stringValue ?? ""
             let app = object["app"]?.stringValue
             let state = object["state"]?.stringValue ?? "done"
+            let message = object["message"]?.stringValue
             if json {
-                console.write(
-                    JSONValue.object([
-                        ("input", .string(shownInput)), ("ok", .bool(true)), ("route", .string(route)),
-                        ("app", app.map(JSONValue.string) ?? .null), ("state", .string(state)),
-                    ]).serialized + "\n"
-                )
+                var members: [(String, JSONValue)] = [
+                    ("input", .string(shownInput)), ("ok", .bool(true)), ("route", .string(route)),
+                    ("app", app.map(JSONValue.string) ?? .null), ("state", .string(state)),
+                ]
+                if let message { members.append(("message", .string(message))) }
+                console.write(JSONValue.object(members).serialized + "\n")
             } else {
-                console.write(
-                    "\(state): \(DisplayText.sanitize(route))\(app.map { " → " + DisplayText.sanitize($0) } ?? "")\n"
-                )
+                let target = app.map { " → " + DisplayText.sanitize($0) } ?? ""
+                let detail = message.map { ": " + DisplayText.sanitize($0) } ?? ""
+                console.write("\(state): \(DisplayText.sanitize(route))\(target)\(detail)\n")
             }
             return .success
         }
@@ -122,7 +139,7 @@ struct OpenCommand: Command {
         }
         switch kind {
         case "unmatched": return .unmatched
-        case "invalid", "request": return .invalid
+        case "invalid", "request", "refused": return .invalid
         case "permission": return .permission
         case "temporary": return .temporaryFailure
         default: return .unavailable

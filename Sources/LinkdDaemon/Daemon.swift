@@ -216,11 +216,11 @@ public struct Daemon: Sendable {
             try? await socket.write(Array((refusal + "\n").utf8), deadline: .now + .seconds(1))
             return
         }
-        var reader = LineReader(socket, limit: WireProtocol.maximumLine)
+        let connection = ClientConnection(socket)
         while true {
             let line: [UInt8]
             do {
-                guard let next = try await reader.nextLine(deadline: .now + Self.requestTimeout) else { return }
+                guard let next = try await connection.nextLine(deadline: .now + Self.requestTimeout) else { return }
                 line = next
             } catch is LineReader.LineTooLong {
                 let failure = WireProtocol.Failure(
@@ -240,8 +240,9 @@ public struct Daemon: Sendable {
             switch WireProtocol.decode(line) {
             case .failure(let failure):
                 response = WireProtocol.failure(failure)
-            case .success(.open(let url, _)):
-                response = await service.open(url)
+            case .success(.open(let url, let interactive)):
+                await connection.setInteractive(interactive)
+                response = await service.open(url, client: connection)
             case .success(.subscribe(let app)):
                 let acknowledgement = WireProtocol.subscribed(app: app)
                 guard
@@ -251,7 +252,7 @@ public struct Daemon: Sendable {
                 return
             }
             do {
-                try await socket.write(Array((response + "\n").utf8), deadline: .now + Self.requestTimeout)
+                try await connection.write(response, deadline: .now + Self.requestTimeout)
             } catch {
                 return
             }

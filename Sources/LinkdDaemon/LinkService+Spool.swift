@@ -7,9 +7,14 @@ extension LinkService {
     /// Records an accepted link in the spool before any action runs, so that a crash cannot lose it.
     ///
     /// - Throws: ``SpoolUnwritable`` (after logging why) when the spool cannot be written.
-    func record(_ url: String, app: String? = nil, expires: Double? = nil) throws(SpoolUnwritable) -> Spool.Entry {
+    func record(
+        _ url: String,
+        app: String? = nil,
+        expires: Double? = nil,
+        action: String? = nil
+    ) throws(SpoolUnwritable) -> Spool.Entry {
         do {
-            return try spool.add(url: url, app: app, expires: expires)
+            return try spool.add(url: url, app: app, expires: expires, action: action)
         } catch {
             log.error("cannot write the spool: \(error)")
             throw SpoolUnwritable(

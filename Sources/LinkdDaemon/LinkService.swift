@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LinkdFormats
 import LinkdRouting
+import LinkdSession
 import LinkdSystemd
 
 /// What the daemon does with links: route them with the apps.d config, spool them before they are acknowledged,
@@ -33,6 +34,8 @@ actor LinkService {
     var nextSubscriberID: UInt64 = 0
     /// How long a `forward` link waits for its app (`LINKD_FORWARD_TTL`, seconds; default 10 minutes).
     let forwardTTL: Double
+    /// The verifiers of resets requested with `linkd reset request`.
+    let pkceStore: PKCEStore?
 
     init(resolver: LinkResolver, spool: Spool, log: DaemonLog, execTimeLimit: Duration) {
         self.resolver = resolver
@@ -40,13 +43,14 @@ actor LinkService {
         self.log = log
         self.execTimeLimit = execTimeLimit
         forwardTTL = ProcessInfo.processInfo.environment["LINKD_FORWARD_TTL"].flatMap(Double.init) ?? 600
+        pkceStore = PKCEStore.standard(environment: ProcessInfo.processInfo.environment)
     }
 
     /// Whether no link is in flight and no program runs.
     var isIdle: Bool { inFlight.isEmpty && running.isEmpty }
 
-    /// Handles `{"op": "open"}` and returns the response line.
-    func open(_ text: String) async -> String {
+    /// Handles `{"op": "open"}` and returns the response line; `client` answers a reset's password question.
+    func open(_ text: String, client: ClientConnection? = nil) async -> String {
         let link: LinkURL
         let resolution: Resolution
         do throws(RouteError) {
@@ -74,6 +78,9 @@ actor LinkService {
         if case .dbus(let appID) = claim.action {
             return await openWithDBus(link, app: app.app, appID: appID, route: resolution.route)
         }
+        if case .reset = claim.action {
+            return await reset(link, app: app, claim: claim, route: resolution.route, client: client)
+        }
         guard case .exec(let arguments) = claim.action else {
             return WireProtocol.failure(
                 WireProtocol.Failure(
@@ -85,13 +92,7 @@ actor LinkService {
             )
         }
         let key = app.app + "\n" + link.href
-        if var joined = inFlight[key] {
-            if let response = joined.response { return response }
-            return await withCheckedContinuation { continuation in
-                joined.waiters.append(continuation)
-                inFlight[key] = joined
-            }
-        }
+        if let response = await join(key) { return response }
         let entry: Spool.Entry
         do {
             entry = try record(link.href)
@@ -103,6 +104,21 @@ actor LinkService {
         let (response, delivered) = await run(arguments, entry: entry, app: app.app, route: resolution.route, key: key)
         finish(key, response: response, delivered: delivered)
         return response
+    }
+
+    /// The answer of the run already in flight for `key`, once it has one; `nil` when none is in flight.
+    func join(_ key: String) async -> String? {
+        guard var joined = inFlight[key] else { return nil }
+        if let response = joined.response { return response }
+        return await withCheckedContinuation { continuation in
+            joined.waiters.append(continuation)
+            inFlight[key] = joined
+        }
+    }
+
+    /// Marks `key` in flight, so that a repeat of the link joins this run.
+    func startFlight(_ key: String) {
+        inFlight[key] = InFlight()
     }
 
     private func run(
@@ -138,7 +154,7 @@ actor LinkService {
 
     /// Answers every request that joined `key`; a delivered link stays in flight until its program exits (so a
     /// repeat joins it), a failed one leaves at once.
-    private func finish(_ key: String, response: String, delivered: Bool) {
+    func finish(_ key: String, response: String, delivered: Bool) {
         guard var flight = inFlight.removeValue(forKey: key) else { return }
         for waiter in flight.waiters { waiter.resume(returning: response) }
         guard delivered, running.values.contains(where: { $0.key == key }) else { return }
@@ -178,6 +194,10 @@ actor LinkService {
             spool.remove(id)
         }
         for var entry in entries {
+            if entry.action == "reset" {
+                await abandonReset(entry)
+                continue
+            }
             if let app = entry.app, entry.expires != nil {
                 queued[app, default: []].append(entry)  // a forward link waits for its app again
                 continue

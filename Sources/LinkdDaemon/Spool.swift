@@ -18,6 +18,9 @@ public struct Spool: Sendable {
         /// For a link queued for a `forward` subscriber: its app, and when it expires (seconds since 1970).
         public var app: String?
         public var expires: Double?
+        /// For a reset: `reset`, and whether the request carrying the password may have gone out.
+        public var action: String?
+        public var sent: Bool?
     }
 
     /// The folder.
@@ -30,7 +33,7 @@ public struct Spool: Sendable {
     }
 
     /// Writes a new entry for `url` and returns it.
-    public func add(url: String, app: String? = nil, expires: Double? = nil) throws -> Entry {
+    public func add(url: String, app: String? = nil, expires: Double? = nil, action: String? = nil) throws -> Entry {
         var generator = SystemRandomNumberGenerator()
         let id = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }
             .map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
@@ -40,7 +43,8 @@ public struct Spool: Sendable {
             attempts: 1,
             accepted: Date().timeIntervalSince1970,
             app: app,
-            expires: expires
+            expires: expires,
+            action: action
         )
         try write(entry)
         return entry

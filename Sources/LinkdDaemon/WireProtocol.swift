@@ -1,4 +1,4 @@
-import LinkdFormats
+public import LinkdFormats
 
 /// The daemon's wire protocol (DESIGN.md §5): newline-delimited JSON, one request per line, one response per request.
 public enum WireProtocol {
@@ -87,12 +87,34 @@ public enum WireProtocol {
         }
     }
 
-    /// `{"ok": true, "route", "app", "state"}`.
-    public static func success(route: String, app: String?, state: String) -> String {
-        JSONValue.object([
+    /// `{"ok": true, "route", "app", "state"}`, and for a reset a `message` for the person (whose password changed).
+    public static func success(route: String, app: String?, state: String, message: String? = nil) -> String {
+        var members: [(String, JSONValue)] = [
             ("ok", .bool(true)), ("route", .string(route)), ("app", app.map(JSONValue.string) ?? .null),
             ("state", .string(state)),
-        ]).serialized
+        ]
+        if let message { members.append(("message", .string(message))) }
+        return JSONValue.object(members).serialized
+    }
+
+    /// A question the daemon asks the client during a reset, `{"ask": "password", "prompt", "error"?}`, read by
+    /// `linkd open`.
+    public struct PasswordQuestion: Sendable, Equatable {
+        public var prompt: String
+        /// Why the password given before was refused, in the backend's words.
+        public var error: String?
+
+        /// The question in `line`, or `nil` when the line is an answer to a request.
+        public init?(_ line: [UInt8]) {
+            guard let object = try? JSONValue.parse(line), object["ask"]?.stringValue == "password" else { return nil }
+            prompt = DisplayText.sanitize(object["prompt"]?.stringValue ?? "New password")
+            error = object["error"]?.stringValue.map(DisplayText.sanitize)
+        }
+    }
+
+    /// The client's answer to a ``PasswordQuestion``: `{"password": "…"}`, or `{"password": null}` when it has none.
+    public static func passwordAnswer(_ password: Secret?) -> String {
+        JSONValue.object([("password", password.map { .string($0.revealed()) } ?? .null)]).serialized
     }
 
     /// `{"ok": true, "app", "state": "subscribed"}`, the answer to a subscription.

@@ -68,62 +68,64 @@ private struct CurlExchange: Sendable {
         var tooLarge = false
     }
 
-    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
-
     func perform() -> Result<HTTPResponse, TransportError> {
-        guard Self.globalInit, let handle = curl_easy_init() else { return .failure(.unreachable("libcurl failed")) }
-        defer { curl_easy_cleanup(handle) }
+        guard let api = Libcurl.api, let handle = api.pointee.easy_init() else {
+            return .failure(.unreachable("libcurl (libcurl.so.4) cannot be loaded"))
+        }
+        defer { api.pointee.easy_cleanup(handle) }
         let answer = Answer()
         let context = Unmanaged.passUnretained(answer).toOpaque()
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
-        defer { curl_slist_free_all(headerList) }
-        for (name, value) in request.headers { headerList = curl_slist_append(headerList, "\(name): \(value)") }
+        defer { if let headerList { api.pointee.slist_free_all(headerList) } }
+        for (name, value) in request.headers { headerList = api.pointee.slist_append(headerList, "\(name): \(value)") }
         // curl's own defaults that a JSON API does not want.
-        headerList = curl_slist_append(headerList, "Expect:")
+        headerList = api.pointee.slist_append(headerList, "Expect:")
         if request.body.isEmpty && request.method != "GET" {
-            headerList = curl_slist_append(headerList, "Content-Type:")
+            headerList = api.pointee.slist_append(headerList, "Content-Type:")
         }
 
         var status = CURLE_OK
         func set(_ code: CURLcode) { if status == CURLE_OK { status = code } }
-        set(linkd_curl_set_string(handle, CURLOPT_URL, url))
-        set(linkd_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
-        set(linkd_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
-        set(linkd_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
-        set(linkd_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connectMilliseconds))
-        set(linkd_curl_set_long(handle, CURLOPT_TIMEOUT_MS, totalMilliseconds))
-        set(linkd_curl_set_list(handle, CURLOPT_HTTPHEADER, headerList))
+        set(linkd_curl_set_string(api, handle, CURLOPT_URL, url))
+        set(linkd_curl_set_string(api, handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(linkd_curl_set_long(api, handle, CURLOPT_FOLLOWLOCATION, 0))
+        set(linkd_curl_set_long(api, handle, CURLOPT_NOSIGNAL, 1))
+        set(linkd_curl_set_long(api, handle, CURLOPT_CONNECTTIMEOUT_MS, connectMilliseconds))
+        set(linkd_curl_set_long(api, handle, CURLOPT_TIMEOUT_MS, totalMilliseconds))
+        set(linkd_curl_set_list(api, handle, CURLOPT_HTTPHEADER, headerList))
         if let caFile {
             // The extra CA beside the system's hashed certificate folder, which OpenSSL consults as well.
-            set(linkd_curl_set_string(handle, CURLOPT_CAINFO, caFile))
-            set(linkd_curl_set_string(handle, CURLOPT_CAPATH, "/etc/ssl/certs"))
+            set(linkd_curl_set_string(api, handle, CURLOPT_CAINFO, caFile))
+            set(linkd_curl_set_string(api, handle, CURLOPT_CAPATH, "/etc/ssl/certs"))
         }
         if request.method == "GET" {
-            set(linkd_curl_set_long(handle, CURLOPT_HTTPGET, 1))
+            set(linkd_curl_set_long(api, handle, CURLOPT_HTTPGET, 1))
         } else {
-            set(linkd_curl_set_long(handle, CURLOPT_POSTFIELDSIZE, request.body.count))
+            set(linkd_curl_set_long(api, handle, CURLOPT_POSTFIELDSIZE, request.body.count))
             var body = request.body
             body.append(0)  // never an empty buffer; the size above keeps the terminator out of the request
             body.withUnsafeMutableBytes {
                 // COPYPOSTFIELDS copies: the buffer need not outlive this call.
-                set(linkd_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress))
+                set(linkd_curl_set_pointer(api, handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress))
             }
-            if request.method != "POST" { set(linkd_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)) }
+            if request.method != "POST" {
+                set(linkd_curl_set_string(api, handle, CURLOPT_CUSTOMREQUEST, request.method))
+            }
         }
-        set(linkd_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, onBody))
-        set(linkd_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
-        set(linkd_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, onHeader))
-        set(linkd_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
+        set(linkd_curl_set_callback(api, handle, CURLOPT_WRITEFUNCTION, onBody))
+        set(linkd_curl_set_pointer(api, handle, CURLOPT_WRITEDATA, context))
+        set(linkd_curl_set_callback(api, handle, CURLOPT_HEADERFUNCTION, onHeader))
+        set(linkd_curl_set_pointer(api, handle, CURLOPT_HEADERDATA, context))
         guard status == CURLE_OK else {
             return .failure(.unreachable("libcurl refused an option (\(status.rawValue))"))
         }
 
-        let outcome = withExtendedLifetime(answer) { curl_easy_perform(handle) }
+        let outcome = withExtendedLifetime(answer) { api.pointee.easy_perform(handle) }
         guard outcome == CURLE_OK else {
             if answer.tooLarge { return .failure(.unreachable("the answer was larger than 1 MiB")) }
             return .failure(Self.error(outcome))
         }
-        let code = linkd_curl_response_code(handle)
+        let code = linkd_curl_response_code(api, handle)
         return .success(HTTPResponse(status: code, headers: answer.headers, body: answer.body))
     }
 
@@ -143,6 +145,20 @@ private struct CurlExchange: Sendable {
         default: .unreachable("network error \(code.rawValue)")
         }
     }
+}
+
+/// libcurl, loaded by the first request (`dlopen`, see Sources/CCurl/shim.h).
+private enum Libcurl {
+    // Filled once, under the lazy initialisation of this `static let`, and only read afterwards.
+    nonisolated(unsafe) static let api: UnsafePointer<linkd_curl_api>? = {
+        let table = UnsafeMutablePointer<linkd_curl_api>.allocate(capacity: 1)
+        table.initialize(to: linkd_curl_api())
+        guard linkd_curl_load(table) == 1 else {
+            table.deallocate()
+            return nil
+        }
+        return UnsafePointer(table)
+    }()
 }
 
 private let onBody: linkd_curl_data_callback = { data, size, count, context in

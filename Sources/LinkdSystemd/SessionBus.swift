@@ -14,6 +14,61 @@ public enum SessionBus {
     /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` naming the bus error (e.g.
     ///   `org.freedesktop.DBus.Error.ServiceUnknown`) or the errno.
     public static func openURIs(_ uris: [String], appID: String, timeout: Duration) throws(SystemdError) {
+        try call(
+            destination: appID,
+            path: objectPath(for: appID),
+            interface: "org.freedesktop.Application",
+            member: "Open",
+            timeout: timeout
+        ) { message in
+            var result = sd_bus_message_open_container(message, array, "s")
+            for uri in uris where result >= 0 { result = append(message, uri) }
+            if result >= 0 { result = sd_bus_message_close_container(message) }
+            if result >= 0 { result = sd_bus_message_open_container(message, array, "{sv}") }
+            if result >= 0 { result = sd_bus_message_close_container(message) }
+            return result
+        }
+    }
+
+    /// Shows a desktop notification: `org.freedesktop.Notifications.Notify(s app_name, u replaces_id, s app_icon,
+    /// s summary, s body, as actions, a{sv} hints, i expire_timeout)`. The body is sent as given: escape markup first.
+    public static func notify(summary: String, body: String, timeout: Duration) throws(SystemdError) {
+        try call(
+            destination: "org.freedesktop.Notifications",
+            path: "/org/freedesktop/Notifications",
+            interface: "org.freedesktop.Notifications",
+            member: "Notify",
+            timeout: timeout
+        ) { message in
+            var result = append(message, "linkd")
+            var replaces: UInt32 = 0
+            if result >= 0 { result = sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &replaces) }
+            for text in ["dialog-password", summary, body] where result >= 0 { result = append(message, text) }
+            if result >= 0 { result = sd_bus_message_open_container(message, array, "s") }
+            if result >= 0 { result = sd_bus_message_close_container(message) }
+            if result >= 0 { result = sd_bus_message_open_container(message, array, "{sv}") }
+            if result >= 0 { result = sd_bus_message_close_container(message) }
+            var expires: Int32 = -1
+            if result >= 0 { result = sd_bus_message_append_basic(message, CChar(UInt8(ascii: "i")), &expires) }
+            return result
+        }
+    }
+
+    private static let array = CChar(UInt8(ascii: "a"))
+
+    private static func append(_ message: OpaquePointer, _ text: String) -> Int32 {
+        text.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+    }
+
+    /// Builds a method call with `appendArguments` and sends it, blocking until the reply or `timeout`.
+    private static func call(
+        destination: String,
+        path: String,
+        interface: String,
+        member: String,
+        timeout: Duration,
+        appendArguments: (OpaquePointer) -> Int32
+    ) throws(SystemdError) {
         var bus: OpaquePointer?
         var result = sd_bus_open_user(&bus)
         guard result >= 0, let bus else {
@@ -21,28 +76,15 @@ public enum SessionBus {
         }
         defer { sd_bus_flush_close_unref(bus) }
         var message: OpaquePointer?
-        result = sd_bus_message_new_method_call(
-            bus,
-            &message,
-            appID,
-            objectPath(for: appID),
-            "org.freedesktop.Application",
-            "Open"
-        )
+        result = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
         guard result >= 0, let message else {
-            throw .busFailed(operation: "build the Open call", errno: -result, detail: nil)
+            throw .busFailed(operation: "build the \(member) call", errno: -result, detail: nil)
         }
         defer { sd_bus_message_unref(message) }
-        let array = CChar(UInt8(ascii: "a"))
-        let string = CChar(UInt8(ascii: "s"))
-        result = sd_bus_message_open_container(message, array, "s")
-        for uri in uris where result >= 0 {
-            result = uri.withCString { sd_bus_message_append_basic(message, string, $0) }
+        result = appendArguments(message)
+        guard result >= 0 else {
+            throw .busFailed(operation: "build the \(member) call", errno: -result, detail: nil)
         }
-        if result >= 0 { result = sd_bus_message_close_container(message) }
-        if result >= 0 { result = sd_bus_message_open_container(message, array, "{sv}") }
-        if result >= 0 { result = sd_bus_message_close_container(message) }
-        guard result >= 0 else { throw .busFailed(operation: "build the Open call", errno: -result, detail: nil) }
         var error = sd_bus_error()
         var reply: OpaquePointer?
         let microseconds =
@@ -57,7 +99,7 @@ public enum SessionBus {
             let text = error.message.map { String(cString: $0) }
             let detail = [name, text].compactMap { $0 }.joined(separator: ": ")
             throw .busFailed(
-                operation: "call Open on '\(appID)'",
+                operation: "call \(member) on '\(destination)'",
                 errno: -result,
                 detail: detail.isEmpty ? nil : detail
             )

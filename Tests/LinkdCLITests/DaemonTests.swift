@@ -43,11 +43,16 @@ import Testing
         let unmatched = try world.run(["open", "myapp://settings"])
         #expect(unmatched.status == 1)
         #expect(unmatched.stderr.hasPrefix("Error: link 1: no app claims the link: no route for 'myapp://settings'"))
-        let unavailable = try world.run([
-            "open", "myapp://reset#access_token=a.b.c&refresh_token=\(Self.canary)&type=recovery",
+        // A sign-in session mailed to a reset link (possibly an attacker's own) is not a reset.
+        let signIn = try world.run([
+            "open", "myapp://reset#access_token=a.b.c&refresh_token=\(Self.canary)&type=magiclink",
         ])
-        #expect(unavailable.status == 69)
-        #expect(unavailable.stderr.contains("[action_unavailable]"))
+        #expect(signIn.status == 65)
+        #expect(
+            signIn.stderr
+                == "Error: link 1: a 'supabase.session' (type magiclink) link is not a password reset; linkd refuses "
+                + "it at a reset link [not_a_reset]\n"
+        )
         let piped = try world.run(["open", "-"], stdin: Data("myapp://note/1\nmyapp://note/2\n".utf8))
         #expect(
             piped.stdout == "delivered: myapp://note/{id} → com.example.Notes\n"

@@ -1,0 +1,122 @@
+import FoundationEssentials
+import LinkdDaemon
+import LinkdFormats
+import LinkdRouting
+import LinkdSession
+
+/// `linkd reset request --app NAME --email ADDR`: asks the app's backend to email a reset link.
+struct ResetCommand: Command {
+    static let name = "reset"
+    static let abstract = "Ask an app's backend to email a password-reset link."
+    static let usage = "linkd reset request --app <name> --email <address>"
+    static let help = """
+        OVERVIEW: \(abstract)
+
+        USAGE: \(usage)
+
+        OPTIONS:
+          --app <name>            The app, as its apps.d file names it ("app").
+          --email <address>       The account's email address.
+          -h, --help              Show help information.
+
+        Supabase: POST /recover with a PKCE challenge; the verifier is kept (0600) under
+        $XDG_STATE_HOME/linkd for an hour and used once, when the emailed link comes back to
+        'linkd open'. The link leads to the app's first reset link. App Services: .../reset/send.
+
+        EXIT STATUS:
+          0 requested, 64 usage error (or no such app), 65 the backend refused the request, 69 the
+          backend is unreachable, 75 temporary failure (retry later).
+
+        """
+
+    var app: String
+    var email: String
+
+    init(parsing arguments: [[UInt8]]) throws(CLIError) {
+        let words = arguments.map { String(decoding: $0, as: UTF8.self) }
+        guard let action = words.first else { throw .missingArgument("request", command: Self.name) }
+        guard action == "request" else { throw .badValue(action, option: "<action>", command: Self.name) }
+        var values: [String: String] = [:]
+        var index = 1
+        while index < words.count {
+            let option = words[index]
+            guard option == "--app" || option == "--email" else { throw .unknownOption(option, command: Self.name) }
+            guard index + 1 < words.count else { throw .missingValue(option, command: Self.name) }
+            values[option] = words[index + 1]
+            index += 2
+        }
+        guard let app = values["--app"] else { throw .missingArgument("--app", command: Self.name) }
+        guard let email = values["--email"] else { throw .missingArgument("--email", command: Self.name) }
+        guard Self.isPlausibleEmail(email) else { throw .badValue(email, option: "--email", command: Self.name) }
+        self.app = app
+        self.email = email
+    }
+
+    /// One `@` with text on both sides, no white space or controls, at most 254 bytes.
+    static func isPlausibleEmail(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return text.utf8.count <= 254 && parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+            && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !$0.properties.isWhitespace }
+    }
+
+    func run(_ console: Console) async -> ExitCode {
+        let loaded = ConfigLoader.installed().load()
+        guard let config = loaded.apps.first(where: { $0.app == app }) else {
+            let known = loaded.apps.map(\.app).joined(separator: ", ")
+            console.writeError(
+                "Error: no app '\(DisplayText.sanitize(app))' in apps.d (apps: \(known.isEmpty ? "none" : known))\n"
+            )
+            return .usage
+        }
+        let resetLinks = config.links.filter { $0.action == .reset }
+        guard let backend = resetLinks.first?.backend ?? config.backend else {
+            console.writeError("Error: \(app) has no backend to reset a password with\n")
+            return .usage
+        }
+        let transport = CurlTransport(caFile: backend.caFile)
+        let masked = JWTClaims.mask(email)
+        do throws(SessionError) {
+            switch backend.kind {
+            case .supabase(let apiKey):
+                guard let link = resetLinks.first(where: { $0.format == .supabase }) else {
+                    console.writeError("Error: \(app) claims no Supabase reset link to send the email to\n")
+                    return .usage
+                }
+                guard let store = PKCEStore.standard(environment: ProcessInfo.processInfo.environment) else {
+                    console.writeError("Error: neither XDG_STATE_HOME nor HOME is set\n")
+                    return .unavailable
+                }
+                let verifier = PKCE.makeVerifier()
+                let now = Int64(Date().timeIntervalSince1970)
+                do {
+                    try store.store(Secret(verifier), app: app, now: now)  // kept before the email can arrive
+                } catch {
+                    console.writeError("Error: \(error)\n")
+                    return .unavailable
+                }
+                let client = GoTrueClient(url: backend.url.href, apiKey: apiKey.revealed(), transport: transport)
+                do throws(SessionError) {
+                    try await client.recover(
+                        email: email,
+                        redirectTo: link.match.description,
+                        challenge: PKCE.challenge(for: verifier)
+                    )
+                } catch {
+                    _ = store.take(app: app, now: now)
+                    throw error
+                }
+            case .appServices(let appID):
+                let client = AppServicesClient(url: backend.url.href, appID: appID, transport: transport)
+                try await client.sendResetEmail(to: email)
+            }
+        } catch {
+            let failure = ResetFailure(error)
+            console.writeError("Error: \(failure.message)\n")
+            return ExitCode(rawValue: failure.exitCode) ?? .unavailable
+        }
+        console.write(
+            "requested: if \(masked) has an account with \(app), a reset email is on its way; open its link here.\n"
+        )
+        return .success
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import LinkdTestSupport
+import Testing
+
+/// The `reset` action end to end: `linkd open` hands the link to the daemon it starts, the daemon runs the reset
+/// against the backend doubles over real HTTP and asks `linkd open` for the password on the same connection.
+@Suite struct ResetTests {
+    static let password = "Canary-pass-7f3a9"
+
+    @Test func aRecoveryLinkChangesThePasswordOnceWithTheExactRequests() throws {
+        let reset = try ResetWorld()
+        let link = try reset.recoveryLink()
+        let first = try reset.open(link.url, password: Self.password)
+        #expect(first.status == 0, "\(first)\n\(reset.world.daemonLog())")
+        #expect(
+            first.stdout
+                == "done: supabase.recovery → com.example.Reset: the password of a***@example.com was changed\n"
+        )
+        #expect(first.stderr.isEmpty)
+        #expect(reset.gotrue.password(of: "ada@example.com") == Self.password)
+        let requests = reset.gotrue.requests
+        #expect(
+            requests.map { "\($0.method) \($0.target)" } == [
+                "GET /auth/v1/user", "PUT /auth/v1/user", "POST /auth/v1/logout?scope=local",
+            ]
+        )
+        for request in requests {
+            #expect(request.header("apikey") == GoTrueDouble.apiKey)
+            #expect(request.header("X-Supabase-Api-Version") == "2024-01-01")
+            #expect(request.header("Authorization") == "Bearer " + link.accessToken)
+        }
+        #expect(requests[1].header("Content-Type") == "application/json")
+        #expect(String(decoding: requests[1].body, as: UTF8.self) == #"{"password": "\#(Self.password)"}"#)
+
+        let again = try reset.open(link.url, password: "another-password")
+        #expect(again.status == 65, "\(again)")
+        #expect(
+            again.stderr.hasPrefix(
+                "Error: link 1: this link has expired or was already used; request a new email (Session from "
+            )
+        )
+        #expect(again.stderr.hasSuffix("[link_expired]\n"))
+        #expect(reset.gotrue.requests.filter { $0.method == "PUT" }.count == 1)
+        #expect(reset.gotrue.password(of: "ada@example.com") == Self.password)
+
+        let logged = reset.leakSurfaces()
+        #expect(logged.contains("the password of a***@example.com was changed"))  // the log was read
+        let surfaces = logged + first.stdout + first.stderr + again.stdout + again.stderr
+        for secret in [Self.password, link.accessToken, link.refreshToken, "another-password"] {
+            #expect(!surfaces.contains(secret), "leaked: \(secret.prefix(12))…")
+        }
+        let signature = String(link.accessToken.split(separator: ".")[2])
+        #expect(!surfaces.contains(signature))
+    }
+
+    @Test func aWeakPasswordIsRefusedWithTheBackendsReasons() throws {
+        let reset = try ResetWorld()
+        let link = try reset.recoveryLink()
+        let weak = try reset.open(link.url, password: "abc")
+        #expect(weak.status == 65, "\(weak)")
+        #expect(weak.stderr.hasPrefix("Error: link 1: the new password was refused: "))
+        #expect(weak.stderr.contains("(reasons: length) [weak_password, HTTP 422]"))
+        #expect(weak.stderr.hasSuffix("[password_rejected]\n"))
+        #expect(reset.gotrue.password(of: "ada@example.com") == "old-password")
+        // The link still works: a weak password does not use it up.
+        let strong = try reset.open(link.url, password: Self.password)
+        #expect(strong.status == 0, "\(strong)")
+    }
+
+    @Test func anExpiredAccessTokenIsRefreshedFirst() throws {
+        let reset = try ResetWorld()
+        let link = try reset.recoveryLink(expiresIn: -60)  // exp already passed: read locally, no GET /user
+        let result = try reset.open(link.url, password: Self.password)
+        #expect(result.status == 0, "\(result)\n\(reset.world.daemonLog())")
+        #expect(
+            reset.gotrue.requests.map { "\($0.method) \($0.target)" } == [
+                "POST /auth/v1/token?grant_type=refresh_token", "PUT /auth/v1/user",
+                "POST /auth/v1/logout?scope=local",
+            ]
+        )
+        #expect(reset.gotrue.requests[1].header("Authorization") != "Bearer " + link.accessToken)
+        #expect(reset.gotrue.password(of: "ada@example.com") == Self.password)
+    }
+
+    @Test func thePKCELoopFromResetRequestToTheChangedPassword() throws {
+        let reset = try ResetWorld()
+        let request = try reset.world.run([
+            "reset", "request", "--app", ResetWorld.app, "--email", "ada@example.com",
+        ])
+        #expect(request.status == 0, "\(request)")
+        #expect(
+            request.stdout
+                == "requested: if a***@example.com has an account with com.example.Reset, a reset email is on its way; "
+                + "open its link here.\n"
+        )
+        let recover = try #require(reset.gotrue.requests.first)
+        #expect(recover.target == "/auth/v1/recover?redirect_to=resetapp%3A%2F%2Freset")
+        let body = try #require(recover.jsonBody)
+        #expect(body["email"] as? String == "ada@example.com" && body["code_challenge_method"] as? String == "s256")
+        #expect((body["code_challenge"] as? String)?.count == 43)
+        let store = reset.world.state.appendingPathComponent("linkd/pkce").path
+        let stored = try FileManager.default.contentsOfDirectory(atPath: store)
+        #expect(stored.count == 1)
+        let mode = try FileManager.default.attributesOfItem(atPath: store + "/" + stored[0])[.posixPermissions]
+        #expect(mode as? Int == 0o600)
+
+        let code = try #require(reset.gotrue.pkceCode(for: "ada@example.com"))
+        let opened = try reset.open("resetapp://reset?code=\(code)", password: Self.password)
+        #expect(opened.status == 0, "\(opened)\n\(reset.world.daemonLog())")
+        #expect(reset.gotrue.password(of: "ada@example.com") == Self.password)
+        #expect(reset.gotrue.requests.map(\.path)[1] == "/auth/v1/token")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store).isEmpty)  // the verifier was used once
+
+        // A PKCE link linkd did not request (no verifier) is refused before anything is sent.
+        let foreign = try reset.open("resetapp://reset?code=\(UUID().uuidString.lowercased())", password: "x")
+        #expect(foreign.status == 65)
+        #expect(foreign.stderr.contains("linkd did not request this reset for com.example.Reset"))
+        #expect(reset.gotrue.requests.count == 4)
+    }
+
+    @Test func anAppServicesResetLinkSetsThePassword() throws {
+        let reset = try ResetWorld()
+        let token = reset.appServices.resetToken(for: "ada@example.com")
+        let url = "https://notes.example.com/reset?token=\(token.token)&tokenId=\(token.tokenID)"
+        let result = try reset.open(url, password: Self.password)
+        #expect(result.status == 0, "\(result)\n\(reset.world.daemonLog())")
+        #expect(result.stdout.hasSuffix("the password of your com.example.Reset account was changed\n"))
+        #expect(reset.appServices.password(of: "ada@example.com") == Self.password)
+        let request = try #require(reset.appServices.requests.first)
+        #expect(request.path.hasSuffix("/auth/providers/local-userpass/reset"))
+        #expect(request.jsonBody?["tokenId"] as? String == token.tokenID)
+        let again = try reset.open(url, password: "another-password")
+        #expect(again.status == 65 && again.stderr.contains("UserpassTokenInvalid"), "\(again)")
+    }
+
+    @Test func aBackendThatIsDownGives69AndOneThatKeepsFailingGives75() throws {
+        let closed = try TestHTTPServer { _ in .json(200, [:]) }
+        let url = closed.baseURL
+        closed.stop()
+        let down = try ResetWorld(supabaseURL: url)
+        let link = try down.recoveryLink()
+        let unreachable = try down.open(link.url, password: Self.password)
+        #expect(unreachable.status == 69, "\(unreachable)")
+        #expect(
+            unreachable.stderr
+                == "Error: link 1: the backend cannot be reached: the connection was refused [backend_unreachable]\n"
+        )
+
+        let failing = try ResetWorld()
+        let other = try failing.recoveryLink()
+        failing.gotrue.failNext(3, status: 503)
+        let busy = try failing.open(other.url, password: Self.password)
+        #expect(busy.status == 75, "\(busy)")
+        #expect(busy.stderr.contains("upstream unavailable"))
+        #expect(failing.gotrue.requests.map(\.method) == ["GET", "GET", "GET"])  // retried, never a PUT
+    }
+
+    @Test func anAskpassProgramGivesThePasswordAndCanCancel() throws {
+        let reset = try ResetWorld()
+        let askpass = reset.world.root.appendingPathComponent("askpass.sh")
+        let seen = reset.world.root.appendingPathComponent("askpass-argv.txt")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$*\" >> \(seen.path)\nprintf '\(Self.password)\\nignored\\n'\n".utf8)
+            .write(to: askpass)
+        chmod(askpass.path, 0o755)
+        let link = try reset.recoveryLink()
+        let result = try reset.world.run(["open", link.url], extra: ["LINKD_ASKPASS": askpass.path])
+        #expect(result.status == 0, "\(result)\n\(reset.world.daemonLog())")
+        #expect(reset.gotrue.password(of: "ada@example.com") == Self.password)
+        #expect(try String(contentsOf: seen, encoding: .utf8) == "linkd: New password for a***@example.com\n")
+
+        let cancel = reset.world.root.appendingPathComponent("cancel.sh")
+        try Data("#!/bin/sh\nexit 1\n".utf8).write(to: cancel)
+        chmod(cancel.path, 0o755)
+        let other = try reset.recoveryLink()
+        let cancelled = try reset.world.run(["open", other.url], extra: ["LINKD_ASKPASS": cancel.path])
+        #expect(cancelled.status == 75, "\(cancelled)")
+        #expect(cancelled.stderr == "Error: link 1: no new password was given; nothing changed [cancelled]\n")
+        #expect(reset.gotrue.requests.filter { $0.method == "PUT" }.count == 1)
+    }
+
+    @Test func passwordStdinAndStdinLinksCannotBeMixed() throws {
+        let result = try LinkdProcess.run(["open", "--password-stdin", "-"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: '--password-stdin' cannot be used with '-'\n"))
+    }
+}

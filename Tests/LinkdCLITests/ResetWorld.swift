@@ -1,0 +1,60 @@
+import Foundation
+import LinkdTestSupport
+
+/// A daemon world with an app whose reset links go to the GoTrue and App Services doubles:
+/// `resetapp://reset` (Supabase) and `https://notes.example.com/reset` (App Services).
+final class ResetWorld: Sendable {
+    static let app = "com.example.Reset"
+
+    let world: DaemonHarness
+    let gotrue: GoTrueDouble
+    let appServices: AppServicesDouble
+
+    /// - Parameter supabaseURL: the Supabase backend's URL (the GoTrue double's unless a test points elsewhere).
+    init(supabaseURL: String? = nil, caFile: String? = nil) throws {
+        world = try DaemonHarness()
+        gotrue = try GoTrueDouble()
+        appServices = try AppServicesDouble()
+        gotrue.addUser(email: "ada@example.com", password: "old-password")
+        appServices.addUser(email: "ada@example.com", password: "old-password")
+        let ca = caFile.map { #", "caFile": "\#($0)""# } ?? ""
+        let config = """
+            {"app": "\(Self.app)", "links": [
+              {"match": "resetapp://reset", "format": "supabase", "action": "reset"},
+              {"match": "https://notes.example.com/reset", "format": "appservices", "action": "reset",
+               "backend": {"kind": "appservices", "url": "\(appServices.baseURL)", "appId": "\(AppServicesDouble.appID)"}}],
+             "backend": {"kind": "supabase", "url": "\(supabaseURL ?? gotrue.baseURL)", "apiKey": "\(GoTrueDouble.apiKey)"\(ca)}}
+            """
+        try Data(config.utf8).write(to: world.config.appendingPathComponent("linkd/apps.d/reset.json"))
+    }
+
+    /// A recovery link as GoTrue's redirect leaves it: `resetapp://reset#access_token=…&…&type=recovery`.
+    func recoveryLink(expiresIn: Int = 3600) throws -> (url: String, accessToken: String, refreshToken: String) {
+        guard let session = gotrue.recoverySession(for: "ada@example.com", expiresIn: expiresIn) else {
+            throw CocoaError(.fileReadUnknown)
+        }
+        let url =
+            "resetapp://reset#access_token=\(session.accessToken)&expires_at=1700003600&expires_in=3600"
+            + "&refresh_token=\(session.refreshToken)&token_type=bearer&type=recovery"
+        return (url, session.accessToken, session.refreshToken)
+    }
+
+    /// `linkd open --password-stdin URL` with `password` on stdin.
+    func open(_ url: String, password: String, extra: [String: String] = [:]) throws -> LinkdProcess.Output {
+        try world.run(["open", "--password-stdin", url], stdin: Data((password + "\n").utf8), extra: extra)
+    }
+
+    /// Everything a leak could hide in: the daemon's log, the spool's file names, and the argv and environment of
+    /// the world's daemons.
+    func leakSurfaces() -> String {
+        var text = (try? String(contentsOfFile: world.logPath, encoding: .utf8)) ?? ""
+        text += ((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath)) ?? []).joined(separator: "\n")
+        for pid in world.daemonPIDs() {
+            for file in ["cmdline", "environ"] {
+                let data = FileManager.default.contents(atPath: "/proc/\(pid)/\(file)") ?? Data()
+                text += String(decoding: data, as: UTF8.self)
+            }
+        }
+        return text
+    }
+}
