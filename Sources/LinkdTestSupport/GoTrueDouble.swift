@@ -20,6 +20,9 @@ public final class GoTrueDouble: Sendable {
     /// `http://127.0.0.1:<port>` — the `url` of a `supabase` backend (linkd appends `/auth/v1`).
     public var baseURL: String { server.baseURL }
 
+    /// The port of `baseURL`.
+    public var port: UInt16 { server.port }
+
     /// Every request received, in order.
     public var requests: [ReceivedRequest] { server.requests }
 

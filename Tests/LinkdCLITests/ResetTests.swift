@@ -178,6 +178,27 @@ import Testing
         #expect(reset.gotrue.requests.filter { $0.method == "PUT" }.count == 1)
     }
 
+    @Test func overTLSTheBackendsCAFileIsTrustedAndWithoutItTheConnectionFails() throws {
+        let ca = try TestCA.make()
+        let trusted = try ResetWorld(tls: (ca, trusted: true))
+        let link = try trusted.recoveryLink()
+        let result = try trusted.open(link.url, password: Self.password)
+        #expect(result.status == 0, "\(result)\n\(trusted.world.daemonLog())")
+        #expect(trusted.gotrue.password(of: "ada@example.com") == Self.password)
+        #expect(trusted.gotrue.requests.map(\.method) == ["GET", "PUT", "POST"])
+
+        let untrusted = try ResetWorld(tls: (ca, trusted: false))
+        let other = try untrusted.recoveryLink()
+        let refused = try untrusted.open(other.url, password: Self.password)
+        #expect(refused.status == 69, "\(refused)")
+        #expect(
+            refused.stderr
+                == "Error: link 1: the backend cannot be reached: the TLS connection failed (certificate not trusted?) "
+                + "[backend_unreachable]\n"
+        )
+        #expect(untrusted.gotrue.requests.isEmpty)
+    }
+
     @Test func passwordStdinAndStdinLinksCannotBeMixed() throws {
         let result = try LinkdProcess.run(["open", "--password-stdin", "-"])
         #expect(result.status == 64)

@@ -9,21 +9,30 @@ final class ResetWorld: Sendable {
     let world: DaemonHarness
     let gotrue: GoTrueDouble
     let appServices: AppServicesDouble
+    /// TLS in front of the GoTrue double, when the world uses it.
+    let proxy: TLSProxy?
 
-    /// - Parameter supabaseURL: the Supabase backend's URL (the GoTrue double's unless a test points elsewhere).
-    init(supabaseURL: String? = nil, caFile: String? = nil) throws {
+    /// - Parameters:
+    ///   - supabaseURL: the Supabase backend's URL (the GoTrue double's unless a test points elsewhere).
+    ///   - tls: serve the GoTrue double over TLS with the test CA's server certificate; `trusted` names the CA in
+    ///     the backend's `caFile`.
+    init(supabaseURL: String? = nil, tls: (ca: TestCA, trusted: Bool)? = nil) throws {
         world = try DaemonHarness()
-        gotrue = try GoTrueDouble()
+        let gotrue = try GoTrueDouble()
+        self.gotrue = gotrue
         appServices = try AppServicesDouble()
+        proxy = try tls.map {
+            try TLSProxy(forwardingTo: gotrue.port, certificate: $0.ca.serverCertificate, key: $0.ca.serverKey)
+        }
         gotrue.addUser(email: "ada@example.com", password: "old-password")
         appServices.addUser(email: "ada@example.com", password: "old-password")
-        let ca = caFile.map { #", "caFile": "\#($0)""# } ?? ""
+        let ca = tls.flatMap { $0.trusted ? #", "caFile": "\#($0.ca.certificate)""# : nil } ?? ""
         let config = """
             {"app": "\(Self.app)", "links": [
               {"match": "resetapp://reset", "format": "supabase", "action": "reset"},
               {"match": "https://notes.example.com/reset", "format": "appservices", "action": "reset",
                "backend": {"kind": "appservices", "url": "\(appServices.baseURL)", "appId": "\(AppServicesDouble.appID)"}}],
-             "backend": {"kind": "supabase", "url": "\(supabaseURL ?? gotrue.baseURL)", "apiKey": "\(GoTrueDouble.apiKey)"\(ca)}}
+             "backend": {"kind": "supabase", "url": "\(supabaseURL ?? proxy?.baseURL ?? gotrue.baseURL)", "apiKey": "\(GoTrueDouble.apiKey)"\(ca)}}
             """
         try Data(config.utf8).write(to: world.config.appendingPathComponent("linkd/apps.d/reset.json"))
     }
@@ -56,5 +65,24 @@ final class ResetWorld: Sendable {
             }
         }
         return text
+    }
+}
+
+/// The test CA of `scripts/make-test-ca` (which `.ci/run` runs first; made here when missing).
+struct TestCA: Sendable {
+    let directory: String
+    var certificate: String { directory + "/ca.pem" }
+    var serverCertificate: String { directory + "/server.pem" }
+    var serverKey: String { directory + "/server.key" }
+
+    static func make(filePath: String = #filePath) throws -> TestCA {
+        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let ca = TestCA(directory: root.appendingPathComponent(".build/test-ca").path)
+        let script = root.appendingPathComponent("scripts/make-test-ca").path
+        let process = try SpawnedProcess(script, [ca.directory], environment: ProcessInfo.processInfo.environment)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return ca
     }
 }
