@@ -99,6 +99,27 @@ final class PrivateSessionBus: Sendable {
         return service
     }
 
+    /// Starts a desktop notification server (`org.freedesktop.Notifications`) that writes each notification as
+    /// `summary<TAB>body` to ``notifications``, and waits until it owns its name.
+    func startNotificationServer() throws -> SpawnedProcess {
+        let script = root.appendingPathComponent("notifications.py")
+        try Data(Self.notificationServer(log: notifications.path, started: started.path).utf8).write(to: script)
+        let server = try SpawnedProcess(
+            "/usr/bin/python3",
+            [script.path],
+            environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": address],
+            stderrPath: root.appendingPathComponent("notifications.log").path
+        )
+        let deadline = Date().addingTimeInterval(10)
+        while !startedLines().contains("notifications") && Date() < deadline { usleep(20_000) }
+        return server
+    }
+
+    /// The notifications shown so far, as `summary<TAB>body`.
+    func notificationLines() -> [String] { lines(of: notifications) }
+
+    var notifications: URL { root.appendingPathComponent("notifications.txt") }
+
     func openedURIs() -> [String] { lines(of: opened) }
 
     func startedLines() -> [String] { lines(of: started) }
@@ -130,6 +151,39 @@ final class PrivateSessionBus: Sendable {
                 out.write("refusing\\n")
 
         Gio.bus_own_name(Gio.BusType.SESSION, "\(appID)", Gio.BusNameOwnerFlags.NONE, on_bus, on_name, None)
+        GLib.MainLoop().run()
+
+        """
+    }
+
+    private static func notificationServer(log: String, started: String) -> String {
+        """
+        import gi
+        gi.require_version("Gio", "2.0")
+        from gi.repository import Gio, GLib
+
+        XML = '<node><interface name="org.freedesktop.Notifications"><method name="Notify">' \\
+              '<arg type="s" direction="in"/><arg type="u" direction="in"/><arg type="s" direction="in"/>' \\
+              '<arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="as" direction="in"/>' \\
+              '<arg type="a{sv}" direction="in"/><arg type="i" direction="in"/><arg type="u" direction="out"/>' \\
+              '</method></interface></node>'
+
+        def on_call(connection, sender, path, interface, method, parameters, invocation):
+            app, replaces, icon, summary, body, actions, hints, timeout = parameters.unpack()
+            with open("\(log)", "a") as out:
+                out.write(summary + "\\t" + body + "\\n")
+            invocation.return_value(GLib.Variant("(u)", (1,)))
+
+        def on_bus(connection, name):
+            node = Gio.DBusNodeInfo.new_for_xml(XML)
+            connection.register_object("/org/freedesktop/Notifications", node.interfaces[0], on_call, None, None)
+
+        def on_name(connection, name):
+            with open("\(started)", "a") as out:
+                out.write("notifications\\n")
+
+        Gio.bus_own_name(Gio.BusType.SESSION, "org.freedesktop.Notifications", Gio.BusNameOwnerFlags.NONE,
+                         on_bus, on_name, None)
         GLib.MainLoop().run()
 
         """

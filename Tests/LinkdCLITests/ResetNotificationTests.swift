@@ -1,0 +1,95 @@
+import Foundation
+import Glibc
+import LinkdTestSupport
+import Testing
+
+/// When no client waits for a reset's result, it goes to a desktop notification (`org.freedesktop.Notifications` on a
+/// private session bus); a reset interrupted by a crash is not replayed, the person is told to click again.
+@Suite struct ResetNotificationTests {
+    private func startDaemon(_ reset: ResetWorld, _ bus: PrivateSessionBus) throws -> SpawnedProcess {
+        let daemon = try reset.world.start(
+            ["daemon"],
+            extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address],
+            stderrPath: reset.world.root.appendingPathComponent("daemon.log").path
+        )
+        #expect(reset.world.waitUntil(10) { (try? reset.world.connect()).map { close($0) } != nil })
+        return daemon
+    }
+
+    private func request(_ url: String) -> String {
+        #"{"op": "open", "url": "\#(url)", "interactive": true}"# + "\n"
+    }
+
+    @Test func aResultWhoseClientHasGoneIsANotification() throws {
+        let reset = try ResetWorld()
+        let bus = try PrivateSessionBus(activatable: false)
+        let server = try bus.startNotificationServer()
+        defer { kill(server.pid, SIGKILL) }
+        let daemon = try startDaemon(reset, bus)
+        defer { kill(daemon.pid, SIGKILL) }
+        let link = try reset.recoveryLink()
+        let client = try reset.world.connect()
+        client.send(request(link.url))
+        let question = client.readLine()
+        #expect(question == #"{"ask": "password", "prompt": "New password for a***@example.com"}"#)
+        client.send(#"{"password": "Canary-pass-7f3a9"}"# + "\n")
+        close(client)  // the clicking process is gone before the result
+        #expect(reset.world.waitUntil(10) { !bus.notificationLines().isEmpty })
+        #expect(
+            bus.notificationLines()
+                == ["Password changed\tcom.example.Reset: the password of a***@example.com was changed"]
+        )
+        #expect(reset.gotrue.password(of: "ada@example.com") == "Canary-pass-7f3a9")
+    }
+
+    @Test func aResetInterruptedByACrashIsNotReplayedAndThePersonIsTold() throws {
+        let reset = try ResetWorld()
+        let bus = try PrivateSessionBus(activatable: false)
+        let server = try bus.startNotificationServer()
+        defer { kill(server.pid, SIGKILL) }
+        let first = try startDaemon(reset, bus)
+        let link = try reset.recoveryLink()
+        let client = try reset.world.connect()
+        client.send(request(link.url))
+        #expect(client.readLine()?.hasPrefix(#"{"ask": "password""#) == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: reset.world.spoolPath).count == 1)
+        kill(first.pid, SIGKILL)  // crashes while the person types
+        first.waitUntilExit()
+        close(client)
+
+        let second = try startDaemon(reset, bus)
+        defer { kill(second.pid, SIGKILL) }
+        #expect(reset.world.waitUntil(10) { !bus.notificationLines().isEmpty })
+        #expect(
+            bus.notificationLines() == [
+                "Password reset interrupted\tcom.example.Reset: linkd stopped before your password was reset; click "
+                    + "the link in the email again."
+            ]
+        )
+        #expect(try FileManager.default.contentsOfDirectory(atPath: reset.world.spoolPath).isEmpty)
+        #expect(reset.gotrue.requests.map(\.method) == ["GET"])  // nothing sent again, no password sent at all
+    }
+
+    @Test func aDoubleClickJoinsTheRunningResetAndSendsThePasswordOnce() throws {
+        let reset = try ResetWorld()
+        let bus = try PrivateSessionBus(activatable: false)
+        let daemon = try startDaemon(reset, bus)
+        defer { kill(daemon.pid, SIGKILL) }
+        let link = try reset.recoveryLink()
+        let first = try reset.world.connect()
+        first.send(request(link.url))
+        #expect(first.readLine()?.hasPrefix(#"{"ask": "password""#) == true)
+        let second = try reset.world.connect()
+        second.send(request(link.url))  // clicked again while the first asks for the password
+        usleep(200_000)
+        first.send(#"{"password": "Canary-pass-7f3a9"}"# + "\n")
+        let answers = [first.readLine(), second.readLine()]
+        close(first)
+        close(second)
+        let done =
+            #"{"ok": true, "route": "supabase.recovery", "app": "com.example.Reset", "state": "done", "#
+            + #""message": "the password of a***@example.com was changed"}"#
+        #expect(answers == [done, done])
+        #expect(reset.gotrue.requests.map(\.method) == ["GET", "PUT", "POST"])
+    }
+}
