@@ -89,7 +89,6 @@ struct PasswordPrompt {
     }
 
     private func readHidden(_ prompt: String) -> String? {
-        console.writeError(prompt)
         var saved = termios()
         let isTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
         if isTerminal {
@@ -97,6 +96,7 @@ struct PasswordPrompt {
             quiet.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
         }
+        console.writeError(prompt)  // after echo is off, so nothing typed on seeing it is shown
         defer {
             if isTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
             console.writeError("\n")

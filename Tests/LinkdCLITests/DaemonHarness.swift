@@ -82,14 +82,15 @@ final class DaemonHarness: Sendable {
         try LinkdProcess.run(arguments, stdin: stdin, environment: environment.merging(extra) { $1 })
     }
 
-    /// Starts `linkd` in this world without waiting (with `extra` environment, output to `stderrPath`).
+    /// Starts `linkd` (or `executable`) in this world without waiting (with `extra` environment, output to `stderrPath`).
     func start(
         _ arguments: [String],
+        executable: String = LinkdProcess.executable.path,
         extra: [String: String] = [:],
         stderrPath: String = "/dev/null"
     ) throws -> SpawnedProcess {
         try SpawnedProcess(
-            LinkdProcess.executable.path,
+            executable,
             arguments,
             environment: environment.merging(extra) { $1 },
             stderrPath: stderrPath

@@ -199,6 +199,55 @@ import Testing
         #expect(untrusted.gotrue.requests.isEmpty)
     }
 
+    @Test func onATerminalThePasswordIsAskedTwiceWithoutEchoAndAgainAfterARefusal() throws {
+        let reset = try ResetWorld()
+        let link = try reset.recoveryLink()
+        let output = reset.world.root.appendingPathComponent("terminal.txt")
+        // A person at a terminal (script(1) gives linkd open a pty): each answer typed once its prompt shows.
+        let typist = reset.world.root.appendingPathComponent("typist.sh")
+        try Data(
+            """
+            #!/bin/sh
+            seen() { [ "$(grep -c "$1" \(output.path) 2>/dev/null)" -ge "$2" ]; }
+            type() { n=0; until seen "$1" "$2"; do sleep 0.05; n=$((n+1)); [ $n -gt 600 ] && exit 1; done; printf '%s\\n' "$3"; }
+            type 'New password for' 1 abc
+            type 'Repeat the new password' 1 abc
+            type 'New password for' 2 \(Self.password)
+            type 'Repeat the new password' 2 typo
+            type 'New password for' 3 \(Self.password)
+            type 'Repeat the new password' 3 \(Self.password)
+            n=0; until grep -q -e '^done:' -e 'Error:' \(output.path); do sleep 0.05; n=$((n+1)); [ $n -gt 600 ] && exit 1; done
+
+            """.utf8
+        ).write(to: typist)
+        chmod(typist.path, 0o755)
+        let command =
+            "\(typist.path) | script -qefc '\(LinkdProcess.executable.path) open \"\(link.url)\"' /dev/null > \(output.path)"
+        let errors = reset.world.root.appendingPathComponent("terminal-errors.txt")
+        let shell = try reset.world.start(["-c", command], executable: "/bin/sh", stderrPath: errors.path)
+        shell.waitUntilExit()
+        let shown = try String(contentsOf: output, encoding: .utf8).replacingOccurrences(of: "\r", with: "")
+        let problems = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        #expect(shell.terminationStatus == 0, "\(shown)\n\(problems)\n\(reset.world.daemonLog())")
+        #expect(
+            shown == """
+                New password for a***@example.com: 
+                Repeat the new password: 
+                the new password was refused: Password should be at least 6 characters. (reasons: length) \
+                [weak_password, HTTP 422]
+                New password for a***@example.com: 
+                Repeat the new password: 
+                The passwords do not match; try again.
+                New password for a***@example.com: 
+                Repeat the new password: 
+                done: supabase.recovery → com.example.Reset: the password of a***@example.com was changed
+
+                """
+        )
+        #expect(reset.gotrue.password(of: "ada@example.com") == Self.password)
+        #expect(reset.gotrue.requests.filter { $0.method == "PUT" }.count == 2)
+    }
+
     @Test func passwordStdinAndStdinLinksCannotBeMixed() throws {
         let result = try LinkdProcess.run(["open", "--password-stdin", "-"])
         #expect(result.status == 64)
