@@ -77,8 +77,14 @@ public struct ResetRunner: Sendable {
                 return .success(Success(account: session.account, signedOut: signedOut))
             case .failure(.backend(let error)) where error.kind == .passwordRejected:
                 rejection = error
+            case .failure(.backend(let error)):
+                return .failure(ResetFailure(.backend(error)))
             case .failure(let error):
-                return .failure(ResetFailure(error))
+                // No answer to the request that carried the password: it may have been set.
+                var failure = ResetFailure(error)
+                failure.message +=
+                    "; the new password may have been set: try signing in with it, or request a new email"
+                return .failure(failure)
             }
         }
         return .failure(

@@ -47,6 +47,8 @@ public struct DoubleResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: Data
+    /// When set, the connection closes after the head and this many bytes of the body (a backend dying mid-answer).
+    public var cutShortAfter: Int?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
         self.status = status

@@ -73,9 +73,13 @@ public final class TestHTTPServer: Sendable {
         var reader = RequestReader(fd: connection)
         while let request = reader.next() {
             recorded.withLock { $0.append(request) }
-            let response = handler(request).serialized
+            let answer = handler(request)
+            let full = answer.serialized
+            let response = answer.cutShortAfter.map { full.prefix(full.count - answer.body.count + $0) } ?? full
             let sent = response.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent == response.count, request.header("Connection")?.lowercased() != "close" else { return }
+            guard sent == response.count, answer.cutShortAfter == nil,
+                request.header("Connection")?.lowercased() != "close"
+            else { return }
         }
     }
 }

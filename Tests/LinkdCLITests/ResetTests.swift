@@ -131,6 +131,43 @@ import Testing
         #expect(request.jsonBody?["tokenId"] as? String == token.tokenID)
         let again = try reset.open(url, password: "another-password")
         #expect(again.status == 65 && again.stderr.contains("UserpassTokenInvalid"), "\(again)")
+
+        let fresh = reset.appServices.resetToken(for: "ada@example.com")
+        let freshURL = "https://notes.example.com/reset?token=\(fresh.token)&tokenId=\(fresh.tokenID)"
+        let short = try reset.open(freshURL, password: "abc")
+        #expect(short.status == 65, "\(short)")
+        #expect(short.stderr.hasPrefix("Error: link 1: the new password was refused: "))
+        #expect(short.stderr.contains(AppServicesDouble.passwordErrorCode))
+        #expect(reset.appServices.password(of: "ada@example.com") == Self.password)
+    }
+
+    @Test func resetRequestForAppServicesAndItsUsageErrors() throws {
+        let reset = try ResetWorld()
+        let appServicesOnly = """
+            {"app": "com.example.Realm", "links": [
+              {"match": "https://realm.example.com/reset", "format": "appservices", "action": "reset"}],
+             "backend": {"kind": "appservices", "url": "\(reset.appServices.baseURL)", "appId": "\(AppServicesDouble.appID)"}}
+            """
+        try Data(appServicesOnly.utf8).write(to: reset.world.config.appendingPathComponent("linkd/apps.d/realm.json"))
+        let sent = try reset.world.run(["reset", "request", "--app", "com.example.Realm", "--email", "ada@example.com"])
+        #expect(sent.status == 0, "\(sent)")
+        #expect(reset.appServices.sentReset(to: "ada@example.com") != nil)
+        #expect(reset.appServices.requests.first?.path.hasSuffix("/local-userpass/reset/send") == true)
+
+        let unknown = try reset.world.run(["reset", "request", "--app", "com.example.Nope", "--email", "a@b.c"])
+        #expect(unknown.status == 64)
+        #expect(
+            unknown.stderr
+                == "Error: no app 'com.example.Nope' in apps.d (apps: com.example.Notes, com.example.Realm, com.example.Reset)\n"
+        )
+        let missing = try reset.world.run(["reset", "request", "--app", ResetWorld.app])
+        #expect(missing.status == 64 && missing.stderr.hasPrefix("Error: missing expected argument '--email'\n"))
+        let badEmail = try reset.world.run(["reset", "request", "--app", ResetWorld.app, "--email", "not an email"])
+        #expect(
+            badEmail.status == 64
+                && badEmail.stderr.hasPrefix("Error: 'not an email' is not a valid value for '--email'\n")
+        )
+        #expect(reset.gotrue.requests.isEmpty)
     }
 
     @Test func aBackendThatIsDownGives69AndOneThatKeepsFailingGives75() throws {

@@ -1,0 +1,80 @@
+import Foundation
+import LinkdFormats
+import LinkdSession
+import LinkdTestSupport
+import Testing
+
+/// Backends that misbehave: garbage, silence, a connection closed mid-answer. Each ends in a clear message and its
+/// exit code, within the limits, and the password request is never sent twice.
+@Suite struct BackendFailureTests {
+    private static let user = DoubleResponse.json(200, ["id": "u1", "email": "ada@example.com"])
+
+    private func run(
+        _ server: TestHTTPServer,
+        requestTimeout: Duration = .seconds(15)
+    ) async -> Result<ResetRunner.Success, ResetFailure> {
+        let client = GoTrueClient(
+            url: server.baseURL,
+            apiKey: "k",
+            transport: CurlTransport(requestTimeout: requestTimeout)
+        )
+        return await ResetRunner(
+            backend: .supabase(client),
+            material: .supabaseSession(accessToken: Secret("a.b.c"), refreshToken: Secret("refresh-token-1")),
+            appName: "n"
+        ).run(passwords: ScriptedPasswords(["new password 7"]))
+    }
+
+    private func failure(_ result: Result<ResetRunner.Success, ResetFailure>) -> ResetFailure? {
+        if case .failure(let failure) = result { return failure }
+        return nil
+    }
+
+    @Test func anAnswerThatIsNotJSONIsNamedAndNotRetried() async throws {
+        let server = try TestHTTPServer { _ in
+            DoubleResponse(status: 200, headers: [("Content-Type", "text/html")], body: Data("<html>hi</html>".utf8))
+        }
+        let failure = try #require(failure(await run(server)))
+        #expect(failure.kind == .unreachable && failure.exitCode == 69)
+        #expect(failure.message == "the backend's answer cannot be read: HTTP 200 without a JSON object")
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func aSilentBackendTimesOutAfterThreeAttempts() async throws {
+        let server = try TestHTTPServer { _ in
+            Thread.sleep(forTimeInterval: 3)
+            return Self.user
+        }
+        let started = ContinuousClock.now
+        let failure = try #require(failure(await run(server, requestTimeout: .seconds(1))))
+        #expect(ContinuousClock.now - started < .seconds(8))
+        #expect(failure.kind == .unreachable && failure.message == "the backend did not answer in time")
+        #expect(server.requests.count == 3)
+    }
+
+    @Test func aConnectionClosedMidAnswerIsRetriedBeforeThePasswordOnly() async throws {
+        let closing = try TestHTTPServer { _ in
+            var answer = Self.user
+            answer.cutShortAfter = 10
+            return answer
+        }
+        let before = try #require(failure(await run(closing)))
+        #expect(before.message == "the backend cannot be reached: the connection closed before the answer was complete")
+        #expect(closing.requests.count == 3)
+
+        let dyingOnPut = try TestHTTPServer { request in
+            guard request.method == "PUT" else { return Self.user }
+            var answer = Self.user
+            answer.cutShortAfter = 10
+            return answer
+        }
+        let after = try #require(failure(await run(dyingOnPut)))
+        #expect(after.exitCode == 69)
+        #expect(
+            after.message
+                == "the backend cannot be reached: the connection closed before the answer was complete; the new "
+                + "password may have been set: try signing in with it, or request a new email"
+        )
+        #expect(dyingOnPut.requests.map(\.method) == ["GET", "PUT"])
+    }
+}
