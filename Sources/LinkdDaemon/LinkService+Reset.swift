@@ -23,6 +23,17 @@ extension LinkService {
                 WireProtocol.Failure(kind: "unavailable", reason: "no_backend", message: "\(app.app) has no backend")
             )
         }
+        guard let client, await client.isInteractive else {
+            // Checked before a PKCE verifier is taken: a client that cannot answer leaves the link usable.
+            log.notice("a reset link for \(app.app) came from a client that cannot give a password")
+            return WireProtocol.failure(
+                WireProtocol.Failure(
+                    kind: "unavailable",
+                    reason: "no_password_source",
+                    message: "a reset needs a new password: open the link with 'linkd open'"
+                )
+            )
+        }
         let material: ResetMaterial
         switch resetMaterial(route, app: app.app) {
         case .success(let value): material = value
@@ -38,26 +49,14 @@ extension LinkService {
         }
         startFlight(key)
         log.info("link \(entry.id.prefix(8)) accepted for \(app.app): \(route.id)", fields(entry, app.app, route.id))
-        let response: String
-        if let client, await client.isInteractive {
-            let runner = ResetRunner(
-                backend: Self.resetBackend(backend),
-                material: material,
-                appName: app.app,
-                beforeSending: { await self.markSent(entry) }
-            )
-            let result = await runner.run(passwords: ConnectionPasswords(connection: client))
-            response = await report(result, entry: entry, app: app.app, route: route.id, client: client)
-        } else {
-            log.notice("link \(entry.id.prefix(8)): no client can give a password", fields(entry, app.app, route.id))
-            response = WireProtocol.failure(
-                WireProtocol.Failure(
-                    kind: "unavailable",
-                    reason: "no_password_source",
-                    message: "a reset needs a new password: open the link with 'linkd open'"
-                )
-            )
-        }
+        let runner = ResetRunner(
+            backend: Self.resetBackend(backend),
+            material: material,
+            appName: app.app,
+            beforeSending: { await self.markSent(entry) }
+        )
+        let result = await runner.run(passwords: ConnectionPasswords(connection: client))
+        let response = await report(result, entry: entry, app: app.app, route: route.id, client: client)
         spool.remove(entry.id)
         finish(key, response: response, delivered: false)
         return response

@@ -70,6 +70,28 @@ import Testing
         #expect(reset.gotrue.requests.map(\.method) == ["GET"])  // nothing sent again, no password sent at all
     }
 
+    @Test func aClientThatCannotGiveAPasswordLeavesAPKCELinkUsable() throws {
+        let reset = try ResetWorld()
+        let bus = try PrivateSessionBus(activatable: false)
+        let daemon = try startDaemon(reset, bus)
+        defer { kill(daemon.pid, SIGKILL) }
+        let requested = try reset.world.run(["reset", "request", "--app", ResetWorld.app, "--email", "ada@example.com"])
+        #expect(requested.status == 0, "\(requested)")
+        let code = try #require(reset.gotrue.pkceCode(for: "ada@example.com"))
+        let client = try reset.world.connect()
+        client.send(#"{"op": "open", "url": "resetapp://reset?code=\#(code)", "interactive": false}"# + "\n")
+        #expect(
+            client.readLine()
+                == #"{"ok": false, "error": {"kind": "unavailable", "reason": "no_password_source", "#
+                + #""message": "a reset needs a new password: open the link with 'linkd open'"}}"#
+        )
+        close(client)
+        #expect(reset.gotrue.requests.count == 1)  // only the /recover
+        let opened = try reset.open("resetapp://reset?code=\(code)", password: "Canary-pass-7f3a9")
+        #expect(opened.status == 0, "\(opened)")
+        #expect(reset.gotrue.password(of: "ada@example.com") == "Canary-pass-7f3a9")
+    }
+
     @Test func aDoubleClickJoinsTheRunningResetAndSendsThePasswordOnce() throws {
         let reset = try ResetWorld()
         let bus = try PrivateSessionBus(activatable: false)

@@ -75,11 +75,11 @@ actor ClientConnection {
     }
 }
 
-/// The password source of a reset whose client is `connection` (or none, when no client waits).
+/// The password source of a reset: the client on `connection`.
 struct ConnectionPasswords: PasswordSource {
-    let connection: ClientConnection?
+    let connection: ClientConnection
 
     func newPassword(prompt: String, rejection: BackendError?) async -> Secret? {
-        await connection?.askPassword(prompt: prompt, rejection: rejection)
+        await connection.askPassword(prompt: prompt, rejection: rejection)
     }
 }
