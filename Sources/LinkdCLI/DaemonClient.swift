@@ -40,7 +40,7 @@ struct DaemonClient {
     }
 
     private mutating func adopt(_ descriptor: FileDescriptor) {
-        // The daemon's longest silence: a reset phase of 60 s (retries included), then its answer.
+        // The daemon's longest silence: a reset's 60 s of backend requests (retries included), then its answer.
         var timeout = timeval(tv_sec: 130, tv_usec: 0)
         _ = setsockopt(descriptor.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         self.descriptor = descriptor

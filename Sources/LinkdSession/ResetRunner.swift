@@ -4,8 +4,9 @@ import LinkdFormats
 /// sets it, and signs the link's session out. Requests before the password is sent are retried (3 attempts, on
 /// connection errors and 502/503/504); the request that carries the password never is.
 public struct ResetRunner: Sendable {
-    /// How long the backend work of each phase (establishing; setting) may take in all.
-    public static let phaseLimit: Duration = .seconds(60)
+    /// How long the backend work of a whole reset may take in all; the time the person takes to type the password
+    /// is not counted.
+    public static let defaultBackendTimeLimit: Duration = .seconds(60)
     /// The pauses between attempts of a request that may be retried.
     static let retryDelays: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2)]
     /// How many passwords one run sends at most (a terminal may try again after a refusal).
@@ -18,16 +19,20 @@ public struct ResetRunner: Sendable {
     /// Called just before the request that carries the password goes out; `false` stops the reset (the daemon
     /// records "sent" in its spool here, and must not send what it could not record).
     public let beforeSending: @Sendable () async -> Bool
+    /// The backend time limit of the whole reset (``defaultBackendTimeLimit``).
+    public let backendTimeLimit: Duration
 
     public init(
         backend: ResetBackend,
         material: ResetMaterial,
         appName: String,
+        backendTimeLimit: Duration = Self.defaultBackendTimeLimit,
         beforeSending: @escaping @Sendable () async -> Bool = { true }
     ) {
         self.backend = backend
         self.material = material
         self.appName = appName
+        self.backendTimeLimit = backendTimeLimit
         self.beforeSending = beforeSending
     }
 
@@ -51,9 +56,12 @@ public struct ResetRunner: Sendable {
     }
 
     public func run(passwords: some PasswordSource) async -> Result<Success, ResetFailure> {
+        var remaining = backendTimeLimit
+        let started = ContinuousClock.now
         let established: Result<Established, SessionError> = await RequestDeadline.$current.withValue(
-            .now + Self.phaseLimit
+            started + remaining
         ) { await establish() }
+        remaining -= ContinuousClock.now - started
         let session: Established
         switch established {
         case .success(let value): session = value
@@ -69,9 +77,11 @@ public struct ResetRunner: Sendable {
             guard await beforeSending() else {
                 return .failure(ResetFailure(kind: .temporary, message: "linkd cannot record the reset; nothing sent"))
             }
-            let outcome = await RequestDeadline.$current.withValue(.now + Self.phaseLimit) {
+            let sending = ContinuousClock.now
+            let outcome = await RequestDeadline.$current.withValue(sending + remaining) {
                 await setPassword(password, session)
             }
+            remaining -= ContinuousClock.now - sending
             switch outcome {
             case .success(let signedOut):
                 return .success(Success(account: session.account, signedOut: signedOut))

@@ -70,6 +70,35 @@ import Testing
         #expect(reset.gotrue.requests.map(\.method) == ["GET"])  // nothing sent again, no password sent at all
     }
 
+    @Test func aResetCutOffAfterThePasswordWasSentSaysItMayHaveChanged() throws {
+        let reset = try ResetWorld()
+        let bus = try PrivateSessionBus(activatable: false)
+        let server = try bus.startNotificationServer()
+        defer { kill(server.pid, SIGKILL) }
+        let link = try reset.recoveryLink()
+        // What the spool holds when a daemon dies between "sent" and the backend's answer.
+        let id = "0123456789abcdef0123456789abcdef"
+        try FileManager.default.createDirectory(atPath: reset.world.spoolPath, withIntermediateDirectories: true)
+        let entry: [String: Any] = [
+            "id": id, "url": link.url, "attempts": 1, "accepted": Date().timeIntervalSince1970, "action": "reset",
+            "sent": true,
+        ]
+        try JSONSerialization.data(withJSONObject: entry).write(
+            to: URL(fileURLWithPath: reset.world.spoolPath + "/\(id).json")
+        )
+        let daemon = try startDaemon(reset, bus)
+        defer { kill(daemon.pid, SIGKILL) }
+        #expect(reset.world.waitUntil(10) { !bus.notificationLines().isEmpty })
+        #expect(
+            bus.notificationLines() == [
+                "Password reset interrupted\tcom.example.Reset: linkd stopped while setting your new password; it may "
+                    + "have changed. Try signing in with it, or request a new email."
+            ]
+        )
+        #expect(reset.gotrue.requests.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: reset.world.spoolPath).isEmpty)
+    }
+
     @Test func aClientThatCannotGiveAPasswordLeavesAPKCELinkUsable() throws {
         let reset = try ResetWorld()
         let bus = try PrivateSessionBus(activatable: false)

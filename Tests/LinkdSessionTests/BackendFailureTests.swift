@@ -51,6 +51,23 @@ import Testing
         #expect(server.requests.count == 3)
     }
 
+    @Test func theWholeResetStopsAtItsBackendTimeLimitRetriesIncluded() async throws {
+        let server = try TestHTTPServer { _ in
+            Thread.sleep(forTimeInterval: 3)
+            return Self.user
+        }
+        let client = GoTrueClient(url: server.baseURL, apiKey: "k", transport: CurlTransport())
+        let result = await ResetRunner(
+            backend: .supabase(client),
+            material: .supabaseSession(accessToken: Secret("a.b.c"), refreshToken: Secret("refresh-token-1")),
+            appName: "n",
+            backendTimeLimit: .seconds(1)
+        ).run(passwords: ScriptedPasswords(["never sent"]))
+        let timedOut = try #require(failure(result))
+        #expect(timedOut.message == "the backend did not answer in time")
+        #expect(server.requests.count == 1)  // the retries found no time left and sent nothing
+    }
+
     @Test func aConnectionClosedMidAnswerIsRetriedBeforeThePasswordOnly() async throws {
         let closing = try TestHTTPServer { _ in
             var answer = Self.user
