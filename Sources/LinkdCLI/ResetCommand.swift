@@ -20,7 +20,7 @@ struct ResetCommand: Command {
           -h, --help              Show help information.
 
         Supabase: POST /recover with a PKCE challenge; the verifier is kept (0600) under
-        $XDG_STATE_HOME/linkd for an hour and used once, when the emailed link comes back to
+        $XDG_STATE_HOME/linkd for the flow's life (300 s) and used once, when the emailed link comes to
         'linkd open'. The link leads to the app's first reset link. App Services: .../reset/send.
 
         EXIT STATUS:

@@ -3,11 +3,10 @@ public import LinkdFormats
 
 /// The verifiers of resets linkd requested (`linkd reset request`), one per app, in `$XDG_STATE_HOME/linkd/pkce/`
 /// (folder 0700, files 0600). A verifier is taken once: the first `take` renames it away before reading it. It
-/// expires an hour after the request (GoTrue's flow state lives 300 s by default; the backend's own refusal is the
-/// clearer message for a link clicked in between).
+/// expires with GoTrue's flow state (300 s after the request by default), and storing a new one removes expired ones.
 public struct PKCEStore: Sendable {
     /// How long a stored verifier is kept.
-    public static let lifetime: Int64 = 3600
+    public static let lifetime: Int64 = 300
 
     public let directory: String
 
@@ -33,6 +32,7 @@ public struct PKCEStore: Sendable {
     /// Stores `verifier` for `app`, replacing an earlier one (the backend honours the newest email only).
     public func store(_ verifier: Secret, app: String, now: Int64) throws(Unwritable) {
         try makeDirectories()
+        removeExpired(now: now)
         let path = file(for: app)
         let temporary = path + ".new"
         let text = JSONValue.object([
@@ -62,6 +62,21 @@ public struct PKCEStore: Sendable {
             let verifier = object["verifier"]?.stringValue, let expires = object["expires"]?.int64Value, expires > now
         else { return nil }
         return Secret(verifier)
+    }
+
+    /// Removes the verifiers whose flow has expired.
+    private func removeExpired(now: Int64) {
+        guard let folder = opendir(directory) else { return }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard !name.contains(".") else { continue }  // ".", "..", and files a store or take is working on
+            let path = directory + "/" + name
+            let expires = Self.contents(path).flatMap { try? JSONValue.parse($0) }?["expires"]?.int64Value
+            if (expires ?? 0) <= now { unlink(path) }
+        }
     }
 
     /// The file of `app`: its name hex-encoded, so that no app id can name a path elsewhere.

@@ -280,5 +280,9 @@ final class ScriptedPasswords: PasswordSource {
         try store.store(Secret("verifier-two"), app: "a", now: 1000)
         #expect(store.take(app: "a", now: 1000 + PKCEStore.lifetime) == nil)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory).isEmpty)
+        // Storing one sweeps the verifiers of flows that have expired.
+        try store.store(Secret("verifier-three"), app: "b", now: 1000)
+        try store.store(Secret("verifier-four"), app: "c", now: 1000 + PKCEStore.lifetime)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory) == ["63"])  // "c", hex-encoded
     }
 }
