@@ -121,6 +121,27 @@ import Testing
         #expect(reset.gotrue.password(of: "ada@example.com") == "Canary-pass-7f3a9")
     }
 
+    @Test func twoClicksArrivingTogetherMakeOneRun() throws {
+        let reset = try ResetWorld()
+        let bus = try PrivateSessionBus(activatable: false)
+        let daemon = try startDaemon(reset, bus)
+        defer { kill(daemon.pid, SIGKILL) }
+        let link = try reset.recoveryLink()
+        let clients = [try reset.world.connect(), try reset.world.connect()]
+        for client in clients { client.send(request(link.url)) }
+        // One of them is asked for the password; the other waits for the same run's answer.
+        var asked: Int32?
+        for client in clients where asked == nil {
+            if client.readLine(timeout: 2)?.hasPrefix(#"{"ask": "password""#) == true { asked = client }
+        }
+        let first = try #require(asked)
+        first.send(#"{"password": "Canary-pass-7f3a9"}"# + "\n")
+        let answers = clients.map { $0.readLine() }
+        for client in clients { close(client) }
+        #expect(answers.allSatisfy { $0?.hasPrefix(#"{"ok": true, "route": "supabase.recovery""#) == true })
+        #expect(reset.gotrue.requests.map(\.method) == ["GET", "PUT", "POST"])
+    }
+
     @Test func aDoubleClickJoinsTheRunningResetAndSendsThePasswordOnce() throws {
         let reset = try ResetWorld()
         let bus = try PrivateSessionBus(activatable: false)
