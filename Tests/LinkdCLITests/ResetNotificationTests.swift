@@ -142,6 +142,23 @@ import Testing
         #expect(reset.gotrue.requests.map(\.method) == ["GET", "PUT", "POST"])
     }
 
+    @Test func aRequestSentAheadOfThePasswordIsServedAfterTheReset() throws {
+        let reset = try ResetWorld()
+        let bus = try PrivateSessionBus(activatable: false)
+        let daemon = try startDaemon(reset, bus)
+        defer { kill(daemon.pid, SIGKILL) }
+        let link = try reset.recoveryLink()
+        let client = try reset.world.connect()
+        client.send(request(link.url) + request("myapp://note/5"))  // the second before the question is answered
+        #expect(client.readLine()?.hasPrefix(#"{"ask": "password""#) == true)
+        client.send(#"{"password": "Canary-pass-7f3a9"}"# + "\n")
+        let answers = [client.readLine(), client.readLine()]
+        close(client)
+        #expect(answers[0]?.hasPrefix(#"{"ok": true, "route": "supabase.recovery""#) == true, "\(answers)")
+        #expect(answers[1]?.hasPrefix(#"{"ok": true, "route": "myapp://note/{id}""#) == true, "\(answers)")
+        #expect(reset.gotrue.password(of: "ada@example.com") == "Canary-pass-7f3a9")
+    }
+
     @Test func aDoubleClickJoinsTheRunningResetAndSendsThePasswordOnce() throws {
         let reset = try ResetWorld()
         let bus = try PrivateSessionBus(activatable: false)

@@ -15,14 +15,22 @@ actor ClientConnection {
     /// Whether the client said it can answer password questions.
     var isInteractive = false
     private var isGone = false
+    /// Requests that arrived while a password was awaited (a client that sends ahead); served next, in order.
+    private var heldRequests: [[UInt8]] = []
 
     init(_ socket: AsyncSocket) {
         self.socket = socket
         reader = LineReader(socket, limit: WireProtocol.maximumLine)
     }
 
-    /// The next line; see ``LineReader/nextLine(deadline:)``.
+    /// The next request line: one held while a password was awaited first, else the next line read (see
+    /// ``LineReader/nextLine(deadline:)``).
     func nextLine(deadline: ContinuousClock.Instant?) async throws -> [UInt8]? {
+        if !heldRequests.isEmpty { return heldRequests.removeFirst() }
+        return try await readLine(deadline: deadline)
+    }
+
+    private func readLine(deadline: ContinuousClock.Instant?) async throws -> [UInt8]? {
         var current = reader
         defer { reader = current }
         do {
@@ -64,11 +72,19 @@ actor ClientConnection {
         if let rejection { members.append(("error", .string(ResetFailure(.backend(rejection)).message))) }
         do {
             try await write(JSONValue.object(members).serialized, deadline: .now + .seconds(5))
-            guard let line = try await nextLine(deadline: .now + Self.passwordTimeout),
-                let answer = try? JSONValue.parse(line), let password = answer["password"]?.stringValue,
-                !password.isEmpty
-            else { return nil }
-            return Secret(password)
+            let deadline = ContinuousClock.now + Self.passwordTimeout
+            while true {
+                guard let line = try await readLine(deadline: deadline) else { return nil }
+                let answer = try? JSONValue.parse(line)
+                if answer?["op"] != nil {
+                    // Not the answer: a request sent ahead, kept for its turn (a bounded number of them).
+                    guard heldRequests.count < 64 else { return nil }
+                    heldRequests.append(line)
+                    continue
+                }
+                guard let password = answer?["password"]?.stringValue, !password.isEmpty else { return nil }
+                return Secret(password)
+            }
         } catch {
             return nil
         }
