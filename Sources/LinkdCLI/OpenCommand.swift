@@ -18,11 +18,11 @@ struct OpenCommand: Command {
         OPTIONS:
           --json                  Print one JSON object per link: the daemon's answer.
           --password-stdin        Answer a password prompt with one line of standard input.
+          -h, --help              Show help information.
 
         A reset link asks for the new password: from standard input with --password-stdin, else on the
         terminal (no echo, asked twice), else through $LINKD_ASKPASS, zenity, kdialog or
         systemd-ask-password (the prompt is its argument, the password its first line of output).
-          -h, --help              Show help information.
 
         This is what the desktop entry runs (Exec=linkd open %u). The links are overwritten in this
         process's arguments as soon as they are read.
@@ -72,7 +72,10 @@ struct OpenCommand: Command {
             let input = String(decoding: bytes, as: UTF8.self)
             let request = WireProtocol.encode(.open(url: input, interactive: prompt.source != nil))
             var response: String?
-            for _ in 0..<2 where response == nil {
+            var gavePassword = false
+            // Sent again once on a dropped connection, but never after a password went out for it: the reset may
+            // have happened, and a second run would ask (and perhaps send) again.
+            for _ in 0..<2 where response == nil && !gavePassword {
                 if !connected {
                     do {
                         try client.connect()
@@ -82,14 +85,20 @@ struct OpenCommand: Command {
                         return max(worst, .unavailable)
                     }
                 }
-                response = client.exchange(request) { prompt.answer($0) }
+                response = client.exchange(request) { question in
+                    let password = prompt.answer(question)
+                    gavePassword = gavePassword || password != nil
+                    return password
+                }
                 if response == nil {
                     client.close()
                     connected = false
                 }
             }
             guard let response else {
-                console.writeError("Error: link \(number + 1): the daemon closed the connection\n")
+                let detail =
+                    gavePassword ? " during the reset; the password may have changed: try signing in with it" : ""
+                console.writeError("Error: link \(number + 1): the daemon closed the connection\(detail)\n")
                 worst = max(worst, .temporaryFailure)
                 continue
             }

@@ -285,6 +285,29 @@ import Testing
         #expect(reset.gotrue.requests.filter { $0.method == "PUT" }.count == 2)
     }
 
+    @Test func aDaemonLostAfterThePasswordWasGivenIsNotAskedAgain() throws {
+        let reset = try ResetWorld()
+        let daemon = try reset.world.start(["daemon"])
+        #expect(reset.world.waitUntil(10) { (try? reset.world.connect()).map { close($0) } != nil })
+        let askpass = reset.world.root.appendingPathComponent("askpass-kill.sh")
+        let asked = reset.world.root.appendingPathComponent("asked.txt")
+        // The daemon dies while the person answers.
+        try Data("#!/bin/sh\necho asked >> \(asked.path)\nkill -9 \(daemon.pid)\necho \(Self.password)\n".utf8)
+            .write(to: askpass)
+        chmod(askpass.path, 0o755)
+        let link = try reset.recoveryLink()
+        let result = try reset.world.run(["open", link.url], extra: ["LINKD_ASKPASS": askpass.path])
+        daemon.waitUntilExit()
+        #expect(result.status == 75, "\(result)")
+        #expect(
+            result.stderr
+                == "Error: link 1: the daemon closed the connection during the reset; the password may have changed: "
+                + "try signing in with it\n"
+        )
+        #expect(try String(contentsOf: asked, encoding: .utf8) == "asked\n")  // not sent again, not asked again
+        #expect(reset.gotrue.requests.map(\.method) == ["GET"])
+    }
+
     @Test func passwordStdinAndStdinLinksCannotBeMixed() throws {
         let result = try LinkdProcess.run(["open", "--password-stdin", "-"])
         #expect(result.status == 64)
