@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinkdTestSupport
 import Testing
 
 /// Socket activation with the real parts (DESIGN.md §8): a `systemd --user` manager, `systemd-socket-activate`,
@@ -56,6 +57,50 @@ struct SystemdActivationTests {
         let status = try LinkdProcess.run(["status"], environment: manager.environment).stdout
         #expect(status.contains("daemon: activatable by systemd (linkd.socket is active) on \(socket)\n"))
         #expect(status.contains("systemd: linkd.socket active, linkd.service "))
+    }
+
+    @Test func aResetRunsInTheDaemonSystemdStartedFromTheRecoveryLinkAndThePKCELoop() throws {
+        let manager = try SystemdUserManager(daemonArguments: "--idle-exit 5")
+        let gotrue = try GoTrueDouble()
+        gotrue.addUser(email: "ada@example.com", password: "old-password")
+        let apps = manager.home.appendingPathComponent(".config/linkd/apps.d")
+        try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
+        try Data(
+            """
+            {"app": "com.example.Reset", "links": [{"match": "resetapp://reset", "format": "supabase", "action": "reset"}],
+             "backend": {"kind": "supabase", "url": "\(gotrue.baseURL)", "apiKey": "\(GoTrueDouble.apiKey)"}}
+            """.utf8
+        ).write(to: apps.appendingPathComponent("reset.json"))
+        let socket = manager.runtime.path + "/linkd/socket"
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
+
+        let session = try #require(gotrue.recoverySession(for: "ada@example.com"))
+        let link =
+            "resetapp://reset#access_token=\(session.accessToken)&refresh_token=\(session.refreshToken)&type=recovery"
+        let first = try LinkdProcess.run(
+            ["open", "--password-stdin", link],
+            stdin: Data("Canary-pass-7f3a9\n".utf8),
+            environment: manager.environment
+        )
+        #expect(first.status == 0, "\(first)")
+        #expect(gotrue.password(of: "ada@example.com") == "Canary-pass-7f3a9")
+        #expect(manager.daemonPIDs().count == 1)  // the reset ran in the daemon systemd started
+
+        // The verifier `linkd reset request` keeps is the one the systemd-started daemon finds.
+        let request = try LinkdProcess.run(
+            ["reset", "request", "--app", "com.example.Reset", "--email", "ada@example.com"],
+            environment: manager.environment.merging(["XDG_CONFIG_HOME": manager.home.path + "/.config"]) { $1 }
+        )
+        #expect(request.status == 0, "\(request)")
+        let code = try #require(gotrue.pkceCode(for: "ada@example.com"))
+        let second = try LinkdProcess.run(
+            ["open", "--password-stdin", "resetapp://reset?code=\(code)"],
+            stdin: Data("Another-pass-4c2\n".utf8),
+            environment: manager.environment
+        )
+        #expect(second.status == 0, "\(second)")
+        #expect(gotrue.password(of: "ada@example.com") == "Another-pass-4c2")
     }
 
     @Test func systemdSocketActivatePassesTheSocketForOneActivation() throws {
