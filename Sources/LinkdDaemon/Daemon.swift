@@ -217,45 +217,8 @@ public struct Daemon: Sendable {
             return
         }
         let connection = ClientConnection(socket)
-        while true {
-            let line: [UInt8]
-            do {
-                guard let next = try await connection.nextLine(deadline: .now + Self.requestTimeout) else { return }
-                line = next
-            } catch is LineReader.LineTooLong {
-                let failure = WireProtocol.Failure(
-                    kind: "request",
-                    reason: "too_long",
-                    message: "a request line is at most \(WireProtocol.maximumLine) bytes"
-                )
-                try? await socket.write(
-                    Array((WireProtocol.failure(failure) + "\n").utf8),
-                    deadline: .now + .seconds(1)
-                )
-                return
-            } catch {
-                return  // silent for too long, gone, or shutting down
-            }
-            let response: String
-            switch WireProtocol.decode(line) {
-            case .failure(let failure):
-                response = WireProtocol.failure(failure)
-            case .success(.open(let url, let interactive)):
-                await connection.setInteractive(interactive)
-                response = await service.open(url, client: connection)
-            case .success(.subscribe(let app)):
-                let acknowledgement = WireProtocol.subscribed(app: app)
-                guard
-                    (try? await socket.write(Array((acknowledgement + "\n").utf8), deadline: .now + .seconds(5))) != nil
-                else { return }
-                await serveSubscriber(socket, app: app, service)
-                return
-            }
-            do {
-                try await connection.write(response, deadline: .now + Self.requestTimeout)
-            } catch {
-                return
-            }
+        await connection.serve(service, requestTimeout: Self.requestTimeout) { app in
+            await serveSubscriber(socket, app: app, service)
         }
     }
 }

@@ -16,9 +16,9 @@ extension LinkService {
         route: RoutedLink,
         client: ClientConnection?
     ) async -> String {
-        // Asked first: between the join check and `startFlight` below nothing may suspend, or two clicks arriving
-        // together could both start a run.
-        let isInteractive = await client?.isInteractive ?? false
+        // `client` is the connection when it can answer a password question, `nil` when it cannot.
+        // Between the join check and `startFlight` below nothing may suspend, or two clicks arriving together could
+        // both start a run.
         let key = app.app + "\n" + link.href
         if let response = await join(key) { return response }  // a double click joins the first run
         guard let backend = claim.backend ?? app.backend else {
@@ -26,7 +26,7 @@ extension LinkService {
                 WireProtocol.Failure(kind: "unavailable", reason: "no_backend", message: "\(app.app) has no backend")
             )
         }
-        guard let client, isInteractive else {
+        guard let client else {
             // Checked before a PKCE verifier is taken: a client that cannot answer leaves the link usable.
             log.notice("a reset link for \(app.app) came from a client that cannot give a password")
             return WireProtocol.failure(

@@ -49,7 +49,8 @@ actor LinkService {
     /// Whether no link is in flight and no program runs.
     var isIdle: Bool { inFlight.isEmpty && running.isEmpty }
 
-    /// Handles `{"op": "open"}` and returns the response line; `client` answers a reset's password question.
+    /// Handles `{"op": "open"}` and returns the response line; `client`, when the client said it can, answers a
+    /// reset's password question.
     func open(_ text: String, client: ClientConnection? = nil) async -> String {
         let link: LinkURL
         let resolution: Resolution

@@ -113,7 +113,12 @@ enum OpenBenchmark {
         let count = 10_000
         let routeOnly = world.root.appendingPathComponent("route-only.txt")
         try Data((0..<count).map { "bench://reset?code=c\($0)\n" }.joined().utf8).write(to: routeOnly)
-        let routeMilliseconds = timed(linkdPath, ["open", "-"], world.environment, stdinPath: routeOnly.path)
+        // A client that cannot give a password (no askpass program, no terminal): each reset link is parsed, routed
+        // and answered `no_password_source`, with no backend work.
+        var noPassword = world.environment
+        noPassword["PATH"] = world.root.path + "/no-askpass"
+        noPassword.removeValue(forKey: "LINKD_ASKPASS")
+        let routeMilliseconds = timed(linkdPath, ["open", "-"], noPassword, stdinPath: routeOnly.path)
         let execCount = 500
         let exec = world.root.appendingPathComponent("exec.txt")
         try Data((0..<execCount).map { "bench://exec/x\($0)\n" }.joined().utf8).write(to: exec)

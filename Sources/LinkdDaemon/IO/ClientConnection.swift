@@ -11,9 +11,8 @@ actor ClientConnection {
     static let passwordTimeout: Duration = .seconds(300)
 
     let socket: AsyncSocket
-    private var reader: LineReader
-    /// Whether the client said it can answer password questions.
-    var isInteractive = false
+    /// `nil` only while a read is in progress, which holds it: the one reference keeps its buffers from being copied.
+    private var reader: LineReader?
     private var isGone = false
     /// Requests that arrived while a password was awaited (a client that sends ahead); served next, in order.
     private var heldRequests: [[UInt8]] = []
@@ -21,6 +20,53 @@ actor ClientConnection {
     init(_ socket: AsyncSocket) {
         self.socket = socket
         reader = LineReader(socket, limit: WireProtocol.maximumLine)
+    }
+
+    /// Answers the client's requests, one response per request line, until it goes away or sends nothing for
+    /// `requestTimeout`. The loop runs on this actor, so a request costs no hop to it; a reset's password question
+    /// (``askPassword(prompt:rejection:)``) comes in while the loop waits for the service's answer.
+    ///
+    /// - Parameter subscribe: serves a connection that subscribed to an app's `forward` links, after the answer.
+    func serve(
+        _ service: LinkService,
+        requestTimeout: Duration,
+        subscribe: @Sendable (String) async -> Void
+    ) async {
+        while true {
+            let line: [UInt8]
+            do {
+                guard let next = try await nextLine(deadline: .now + requestTimeout) else { return }
+                line = next
+            } catch is LineReader.LineTooLong {
+                let failure = WireProtocol.Failure(
+                    kind: "request",
+                    reason: "too_long",
+                    message: "a request line is at most \(WireProtocol.maximumLine) bytes"
+                )
+                try? await write(WireProtocol.failure(failure), deadline: .now + .seconds(1))
+                return
+            } catch {
+                return  // silent for too long, gone, or shutting down
+            }
+            let response: String
+            switch WireProtocol.decode(line) {
+            case .failure(let failure):
+                response = WireProtocol.failure(failure)
+            case .success(.open(let url, let interactive)):
+                // Only a client that can answer a password question is handed to the service.
+                response = await service.open(url, client: interactive ? self : nil)
+            case .success(.subscribe(let app)):
+                guard (try? await write(WireProtocol.subscribed(app: app), deadline: .now + .seconds(5))) != nil
+                else { return }
+                await subscribe(app)
+                return
+            }
+            do {
+                try await write(response, deadline: .now + requestTimeout)
+            } catch {
+                return
+            }
+        }
     }
 
     /// The next request line: one held while a password was awaited first, else the next line read (see
@@ -31,7 +77,8 @@ actor ClientConnection {
     }
 
     private func readLine(deadline: ContinuousClock.Instant?) async throws -> [UInt8]? {
-        var current = reader
+        guard var current = reader else { return nil }  // a read is already in progress: none overlaps it
+        reader = nil
         defer { reader = current }
         do {
             guard let line = try await current.nextLine(deadline: deadline) else {
@@ -55,8 +102,6 @@ actor ClientConnection {
         }
     }
 
-    func setInteractive(_ value: Bool) { isInteractive = value }
-
     /// Whether the client is still connected (it has not closed its end).
     var isConnected: Bool {
         guard !isGone else { return false }
@@ -67,7 +112,7 @@ actor ClientConnection {
 
     /// Asks the client for the new password; `nil` when it cannot answer, declines, or is gone.
     func askPassword(prompt: String, rejection: BackendError?) async -> Secret? {
-        guard isInteractive, !isGone else { return nil }
+        guard !isGone else { return nil }
         var members: [(String, JSONValue)] = [("ask", .string("password")), ("prompt", .string(prompt))]
         if let rejection { members.append(("error", .string(ResetFailure(.backend(rejection)).message))) }
         do {
