@@ -73,11 +73,10 @@ struct ResetCommand: Command {
             console.writeError("Error: \(app) has no backend to reset a password with\n")
             return .usage
         }
-        let transport = CurlTransport(caFile: backend.caFile)
         let masked = JWTClaims.mask(email)
         do throws(SessionError) {
-            switch backend.kind {
-            case .supabase(let apiKey):
+            switch backend.makeClient() {
+            case .supabase(let client):
                 guard let link = resetLinks.first(where: { $0.format == .supabase }) else {
                     console.writeError("Error: \(app) claims no Supabase reset link to send the email to\n")
                     return .usage
@@ -94,7 +93,6 @@ struct ResetCommand: Command {
                     console.writeError("Error: \(error)\n")
                     return .unavailable
                 }
-                let client = GoTrueClient(url: backend.url.href, apiKey: apiKey.revealed(), transport: transport)
                 do throws(SessionError) {
                     try await client.recover(
                         email: email,
@@ -105,8 +103,7 @@ struct ResetCommand: Command {
                     _ = store.take(app: app, now: now)
                     throw error
                 }
-            case .appServices(let appID):
-                let client = AppServicesClient(url: backend.url.href, appID: appID, transport: transport)
+            case .appServices(let client):
                 try await client.sendResetEmail(to: email)
             }
         } catch {

@@ -53,7 +53,7 @@ extension LinkService {
         startFlight(key)
         log.info("link \(entry.id.prefix(8)) accepted for \(app.app): \(route.id)", fields(entry, app.app, route.id))
         let runner = ResetRunner(
-            backend: Self.resetBackend(backend),
+            backend: backend.makeClient(),
             material: material,
             appName: app.app,
             beforeSending: { await self.markSent(entry) }
@@ -97,16 +97,6 @@ extension LinkService {
                     message: "a '\(route.id)'\(type) link is not a password reset; linkd refuses it at a reset link"
                 )
             )
-        }
-    }
-
-    private static func resetBackend(_ backend: BackendConfig) -> ResetBackend {
-        let transport = CurlTransport(caFile: backend.caFile)
-        switch backend.kind {
-        case .supabase(let apiKey):
-            return .supabase(GoTrueClient(url: backend.url.href, apiKey: apiKey.revealed(), transport: transport))
-        case .appServices(let appID):
-            return .appServices(AppServicesClient(url: backend.url.href, appID: appID, transport: transport))
         }
     }
 
