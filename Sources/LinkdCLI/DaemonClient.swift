@@ -47,16 +47,25 @@ struct DaemonClient {
         pending = []
     }
 
-    /// Sends one request line and returns the response line; `nil` when the connection ended first. A password
-    /// question the daemon asks on the way is answered with `answer`.
+    /// A response line, and its JSON when it is JSON (read once, here).
+    struct Response {
+        var line: String
+        var object: JSONValue?
+    }
+
+    /// Sends one request line and returns the response; `nil` when the connection ended first. A password question
+    /// the daemon asks on the way is answered with `answer`.
     mutating func exchange(
         _ line: String,
         answer: (WireProtocol.PasswordQuestion) -> Secret? = { _ in nil }
-    ) -> String? {
+    ) -> Response? {
         guard let descriptor else { return nil }
         write(line, on: descriptor)
-        while let response = nextLine(descriptor) {
-            guard let question = WireProtocol.PasswordQuestion(Array(response.utf8)) else { return response }
+        while let bytes = nextLine(descriptor) {
+            let object = try? JSONValue.parse(bytes)
+            guard let question = object.flatMap(WireProtocol.PasswordQuestion.init) else {
+                return Response(line: String(decoding: bytes, as: UTF8.self), object: object)
+            }
             write(WireProtocol.passwordAnswer(answer(question)), on: descriptor)
         }
         return nil
@@ -77,11 +86,11 @@ struct DaemonClient {
         }
     }
 
-    private mutating func nextLine(_ descriptor: FileDescriptor) -> String? {
+    private mutating func nextLine(_ descriptor: FileDescriptor) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let response = String(decoding: pending[..<newline], as: UTF8.self)
+                let response = Array(pending[..<newline])
                 pending.removeSubrange(...newline)
                 return response
             }

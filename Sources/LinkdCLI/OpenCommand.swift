@@ -71,7 +71,7 @@ struct OpenCommand: Command {
         for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
             let input = String(decoding: bytes, as: UTF8.self)
             let request = WireProtocol.encode(.open(url: input, interactive: prompt.source != nil))
-            var response: String?
+            var response: DaemonClient.Response?
             var gavePassword = false
             // Sent again once on a dropped connection, but never after a password went out for it: the reset may
             // have happened, and a second run would ask (and perhaps send) again.
@@ -109,8 +109,8 @@ struct OpenCommand: Command {
     }
 
     /// Prints one response and returns its exit code.
-    private func report(_ line: String, input: String, number: Int, _ console: Console) -> ExitCode {
-        let object = (try? JSONValue.parse(Array(line.utf8))) ?? .null
+    private func report(_ response: DaemonClient.Response, input: String, number: Int, _ console: Console) -> ExitCode {
+        let object = response.object ?? .null
         let shownInput = LinkRedactor.redact(input)
         if object["ok"]?.boolValue == true {
             let route = object["route"]?.stringValue ?? ""
@@ -134,7 +134,7 @@ struct OpenCommand: Command {
         let error = object["error"] ?? .null
         let kind = error["kind"]?.stringValue ?? "request"
         let reason = error["reason"]?.stringValue ?? "bad_response"
-        let message = error["message"]?.stringValue ?? "the daemon answered '\(line.prefix(200))'"
+        let message = error["message"]?.stringValue ?? "the daemon answered '\(response.line.prefix(200))'"
         if json {
             var members: [(String, JSONValue)] = [("kind", .string(kind)), ("reason", .string(reason))]
             if let part = error["part"]?.stringValue { members.append(("part", .string(part))) }

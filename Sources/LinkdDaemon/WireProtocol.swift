@@ -97,24 +97,42 @@ public enum WireProtocol {
         return JSONValue.object(members).serialized
     }
 
-    /// A question the daemon asks the client during a reset, `{"ask": "password", "prompt", "error"?}`, read by
-    /// `linkd open`.
+    /// A question the daemon asks the client during a reset, `{"ask": "password", "prompt", "error"?}`, answered by
+    /// `linkd open` with ``passwordAnswer(_:)``.
     public struct PasswordQuestion: Sendable, Equatable {
         public var prompt: String
         /// Why the password given before was refused, in the backend's words.
         public var error: String?
 
-        /// The question in `line`, or `nil` when the line is an answer to a request.
-        public init?(_ line: [UInt8]) {
-            guard let object = try? JSONValue.parse(line), object["ask"]?.stringValue == "password" else { return nil }
+        public init(prompt: String, error: String?) {
+            self.prompt = prompt
+            self.error = error
+        }
+
+        /// The question in a line the daemon sent, or `nil` when the line is an answer to a request.
+        public init?(_ object: JSONValue) {
+            guard object["ask"]?.stringValue == "password" else { return nil }
             prompt = DisplayText.sanitize(object["prompt"]?.stringValue ?? "New password")
             error = object["error"]?.stringValue.map(DisplayText.sanitize)
+        }
+
+        /// The question as a line, without its LF.
+        public var line: String {
+            var members: [(String, JSONValue)] = [("ask", .string("password")), ("prompt", .string(prompt))]
+            if let error { members.append(("error", .string(error))) }
+            return JSONValue.object(members).serialized
         }
     }
 
     /// The client's answer to a ``PasswordQuestion``: `{"password": "…"}`, or `{"password": null}` when it has none.
     public static func passwordAnswer(_ password: Secret?) -> String {
         JSONValue.object([("password", password.map { .string($0.revealed()) } ?? .null)]).serialized
+    }
+
+    /// The password in a client's answer; `nil` for `{"password": null}`, an empty one, or anything else.
+    public static func password(inAnswer answer: JSONValue?) -> Secret? {
+        guard let password = answer?["password"]?.stringValue, !password.isEmpty else { return nil }
+        return Secret(password)
     }
 
     /// `{"ok": true, "app", "state": "subscribed"}`, the answer to a subscription.

@@ -113,10 +113,12 @@ actor ClientConnection {
     /// Asks the client for the new password; `nil` when it cannot answer, declines, or is gone.
     func askPassword(prompt: String, rejection: BackendError?) async -> Secret? {
         guard !isGone else { return nil }
-        var members: [(String, JSONValue)] = [("ask", .string("password")), ("prompt", .string(prompt))]
-        if let rejection { members.append(("error", .string(ResetFailure(.backend(rejection)).message))) }
+        let question = WireProtocol.PasswordQuestion(
+            prompt: prompt,
+            error: rejection.map { ResetFailure(.backend($0)).message }
+        )
         do {
-            try await write(JSONValue.object(members).serialized, deadline: .now + .seconds(5))
+            try await write(question.line, deadline: .now + .seconds(5))
             let deadline = ContinuousClock.now + Self.passwordTimeout
             while true {
                 guard let line = try await readLine(deadline: deadline) else { return nil }
@@ -127,8 +129,7 @@ actor ClientConnection {
                     heldRequests.append(line)
                     continue
                 }
-                guard let password = answer?["password"]?.stringValue, !password.isEmpty else { return nil }
-                return Secret(password)
+                return WireProtocol.password(inAnswer: answer)
             }
         } catch {
             return nil
