@@ -100,7 +100,7 @@ actor LinkService {
         } catch {
             return error.response
         }
-        inFlight[key] = InFlight()
+        startFlight(key)
         log.info("link \(entry.id.prefix(8)) accepted for \(app.app): \(route)", fields(entry, app.app, route))
         let (response, delivered) = await run(arguments, entry: entry, app: app.app, route: resolution.route, key: key)
         finish(key, response: response, delivered: delivered)
@@ -226,7 +226,7 @@ actor LinkService {
                     continue
                 }
                 let key = app.app + "\n" + link.href
-                inFlight[key] = InFlight()
+                startFlight(key)
                 log.notice(
                     "link \(entry.id.prefix(8)) replayed after a crash",
                     fields(entry, app.app, resolution.route.id)
