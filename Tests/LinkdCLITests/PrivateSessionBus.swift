@@ -72,15 +72,7 @@ final class PrivateSessionBus: Sendable {
 
     /// Starts the test app on this bus as an ordinary, already running process, and waits until it owns its name.
     func startApp() throws -> SpawnedProcess {
-        let app = try SpawnedProcess(
-            "/usr/bin/python3",
-            [appScript.path],
-            environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": address, "LINKD_TEST_HOLD": "1"],
-            stderrPath: root.appendingPathComponent("app.log").path
-        )
-        let deadline = Date().addingTimeInterval(10)
-        while startedLines().isEmpty && Date() < deadline { usleep(20_000) }
-        return app
+        try startPython(appScript, log: "app.log", extra: ["LINKD_TEST_HOLD": "1"]) { !$0.isEmpty }
     }
 
     /// Starts, in place of the app, a service that answers `Open` with a D-Bus error quoting the links it got, and
@@ -88,15 +80,7 @@ final class PrivateSessionBus: Sendable {
     func startRefusingService() throws -> SpawnedProcess {
         let script = root.appendingPathComponent("refuse.py")
         try Data(Self.refusingService(started: started.path).utf8).write(to: script)
-        let service = try SpawnedProcess(
-            "/usr/bin/python3",
-            [script.path],
-            environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": address],
-            stderrPath: root.appendingPathComponent("refuse.log").path
-        )
-        let deadline = Date().addingTimeInterval(10)
-        while startedLines().isEmpty && Date() < deadline { usleep(20_000) }
-        return service
+        return try startPython(script, log: "refuse.log") { !$0.isEmpty }
     }
 
     /// Starts a desktop notification server (`org.freedesktop.Notifications`) that writes each notification as
@@ -104,15 +88,25 @@ final class PrivateSessionBus: Sendable {
     func startNotificationServer() throws -> SpawnedProcess {
         let script = root.appendingPathComponent("notifications.py")
         try Data(Self.notificationServer(log: notifications.path, started: started.path).utf8).write(to: script)
-        let server = try SpawnedProcess(
+        return try startPython(script, log: "notifications.log") { $0.contains("notifications") }
+    }
+
+    /// Runs `script` with /usr/bin/python3 on this bus and waits (up to 10 s) until ``started`` shows `isReady`.
+    private func startPython(
+        _ script: URL,
+        log: String,
+        extra: [String: String] = [:],
+        isReady: ([String]) -> Bool
+    ) throws -> SpawnedProcess {
+        let process = try SpawnedProcess(
             "/usr/bin/python3",
             [script.path],
-            environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": address],
-            stderrPath: root.appendingPathComponent("notifications.log").path
+            environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": address].merging(extra) { $1 },
+            stderrPath: root.appendingPathComponent(log).path
         )
         let deadline = Date().addingTimeInterval(10)
-        while !startedLines().contains("notifications") && Date() < deadline { usleep(20_000) }
-        return server
+        while !isReady(startedLines()) && Date() < deadline { usleep(20_000) }
+        return process
     }
 
     /// The notifications shown so far, as `summary<TAB>body`.

@@ -194,20 +194,18 @@ import Testing
 
     @Test func anAskpassProgramGivesThePasswordAndCanCancel() throws {
         let reset = try ResetWorld()
-        let askpass = reset.world.root.appendingPathComponent("askpass.sh")
         let seen = reset.world.root.appendingPathComponent("askpass-argv.txt")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$*\" >> \(seen.path)\nprintf '\(Self.password)\\nignored\\n'\n".utf8)
-            .write(to: askpass)
-        chmod(askpass.path, 0o755)
+        let askpass = try reset.script(
+            "askpass.sh",
+            "printf '%s\\n' \"$*\" >> \(seen.path)\nprintf '\(Self.password)\\nignored\\n'\n"
+        )
         let link = try reset.recoveryLink()
         let result = try reset.world.run(["open", link.url], extra: ["LINKD_ASKPASS": askpass.path])
         #expect(result.status == 0, "\(result)\n\(reset.world.daemonLog())")
         #expect(reset.gotrue.password(of: "ada@example.com") == Self.password)
         #expect(try String(contentsOf: seen, encoding: .utf8) == "linkd: New password for a***@example.com\n")
 
-        let cancel = reset.world.root.appendingPathComponent("cancel.sh")
-        try Data("#!/bin/sh\nexit 1\n".utf8).write(to: cancel)
-        chmod(cancel.path, 0o755)
+        let cancel = try reset.script("cancel.sh", "exit 1\n")
         let other = try reset.recoveryLink()
         let cancelled = try reset.world.run(["open", other.url], extra: ["LINKD_ASKPASS": cancel.path])
         #expect(cancelled.status == 75, "\(cancelled)")
@@ -241,10 +239,9 @@ import Testing
         let link = try reset.recoveryLink()
         let output = reset.world.root.appendingPathComponent("terminal.txt")
         // A person at a terminal (script(1) gives linkd open a pty): each answer typed once its prompt shows.
-        let typist = reset.world.root.appendingPathComponent("typist.sh")
-        try Data(
+        let typist = try reset.script(
+            "typist.sh",
             """
-            #!/bin/sh
             seen() { [ "$(grep -c "$1" \(output.path) 2>/dev/null)" -ge "$2" ]; }
             type() { n=0; until seen "$1" "$2"; do sleep 0.05; n=$((n+1)); [ $n -gt 600 ] && exit 1; done; printf '%s\\n' "$3"; }
             type 'New password for' 1 abc
@@ -255,9 +252,8 @@ import Testing
             type 'Repeat the new password' 3 \(Self.password)
             n=0; until grep -q -e '^done:' -e 'Error:' \(output.path); do sleep 0.05; n=$((n+1)); [ $n -gt 600 ] && exit 1; done
 
-            """.utf8
-        ).write(to: typist)
-        chmod(typist.path, 0o755)
+            """
+        )
         let command =
             "\(typist.path) | script -qefc '\(LinkdProcess.executable.path) open \"\(link.url)\"' /dev/null > \(output.path)"
         let errors = reset.world.root.appendingPathComponent("terminal-errors.txt")
@@ -289,12 +285,12 @@ import Testing
         let reset = try ResetWorld()
         let daemon = try reset.world.start(["daemon"])
         #expect(reset.world.waitUntil(10) { (try? reset.world.connect()).map { close($0) } != nil })
-        let askpass = reset.world.root.appendingPathComponent("askpass-kill.sh")
         let asked = reset.world.root.appendingPathComponent("asked.txt")
         // The daemon dies while the person answers.
-        try Data("#!/bin/sh\necho asked >> \(asked.path)\nkill -9 \(daemon.pid)\necho \(Self.password)\n".utf8)
-            .write(to: askpass)
-        chmod(askpass.path, 0o755)
+        let askpass = try reset.script(
+            "askpass-kill.sh",
+            "echo asked >> \(asked.path)\nkill -9 \(daemon.pid)\necho \(Self.password)\n"
+        )
         let link = try reset.recoveryLink()
         let result = try reset.world.run(["open", link.url], extra: ["LINKD_ASKPASS": askpass.path])
         daemon.waitUntilExit()

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LinkdTestSupport
 
 /// A daemon world with an app whose reset links go to the GoTrue and App Services doubles:
@@ -46,6 +47,14 @@ final class ResetWorld: Sendable {
             "resetapp://reset#access_token=\(session.accessToken)&expires_at=1700003600&expires_in=3600"
             + "&refresh_token=\(session.refreshToken)&token_type=bearer&type=recovery"
         return (url, session.accessToken, session.refreshToken)
+    }
+
+    /// Writes an executable `/bin/sh` script `name` with `body` into the world's folder.
+    func script(_ name: String, _ body: String) throws -> URL {
+        let url = world.root.appendingPathComponent(name)
+        try Data(("#!/bin/sh\n" + body).utf8).write(to: url)
+        chmod(url.path, 0o755)
+        return url
     }
 
     /// `linkd open --password-stdin URL` with `password` on stdin.
