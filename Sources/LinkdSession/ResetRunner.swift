@@ -69,7 +69,7 @@ public struct ResetRunner: Sendable {
         }
         let prompt = "New password for \(DisplayText.sanitize(session.account))"
         var rejection: BackendError?
-        for _ in 0..<Self.maximumPasswords {
+        for attempt in 1...Self.maximumPasswords {
             guard let password = await passwords.newPassword(prompt: prompt, rejection: rejection) else {
                 if let rejection { return .failure(ResetFailure(.backend(rejection))) }
                 return .failure(ResetFailure(kind: .cancelled, message: "no new password was given; nothing changed"))
@@ -86,6 +86,7 @@ public struct ResetRunner: Sendable {
             case .success(let signedOut):
                 return .success(Success(account: session.account, signedOut: signedOut))
             case .failure(.backend(let error)) where error.kind == .passwordRejected:
+                guard attempt < Self.maximumPasswords else { return .failure(ResetFailure(.backend(error))) }
                 rejection = error
             case .failure(.backend(let error)):
                 return .failure(ResetFailure(.backend(error)))
@@ -97,9 +98,7 @@ public struct ResetRunner: Sendable {
                 return .failure(failure)
             }
         }
-        return .failure(
-            ResetFailure(.backend(rejection ?? BackendError(kind: .refused, status: 0, code: "", message: "")))
-        )
+        preconditionFailure("every attempt returns or asks again")
     }
 
     private func establish() async -> Result<Established, SessionError> {

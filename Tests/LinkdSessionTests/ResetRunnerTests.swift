@@ -101,6 +101,25 @@ final class ScriptedPasswords: PasswordSource {
         #expect(double.password(of: "ada@example.com") == "a much better one")
     }
 
+    @Test func aSourceThatKeepsGivingRefusedPasswordsIsStoppedAfterFive() async throws {
+        let double = try GoTrueDouble()
+        double.addUser(email: "ada@example.com", password: "old-password")
+        let link = try #require(double.recoverySession(for: "ada@example.com"))
+        let stubborn = ScriptedPasswords(Array(repeating: "abc", count: 7))
+        let result = await ResetRunner(
+            backend: supabase(double),
+            material: .supabaseSession(accessToken: Secret(link.accessToken), refreshToken: Secret(link.refreshToken)),
+            appName: "n"
+        ).run(passwords: stubborn)
+        guard case .failure(let failure) = result else {
+            Issue.record("a weak password was taken")
+            return
+        }
+        #expect(failure.kind == .passwordRejected && failure.message.contains("weak_password"))
+        #expect(stubborn.asked.withLock { $0.count } == 5)
+        #expect(double.requests.filter { $0.method == "PUT" }.count == 5)
+    }
+
     @Test func anExpiredAccessTokenIsRefreshedBeforeThePasswordIsSet() async throws {
         let double = try GoTrueDouble()
         double.addUser(email: "ada@example.com", password: "old-password")
