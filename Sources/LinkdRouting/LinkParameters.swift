@@ -24,11 +24,12 @@ public struct LinkParameters: Sendable, Hashable, Sequence {
         }
     }
 
-    /// A name or value: a range of the link's `href` holding no `%` (a `+` in it reads as a space), or the
-    /// decoded text of one that held a `%`.
-    private enum Text: Sendable, Hashable {
-        case raw(Range<Int>)
-        case decoded(String)
+    /// A name or value: a range of the link's `href` (a `+` in it reads as a space) and, when the range held a
+    /// `%`, the index of its decoded text in `decodedTexts`. Plain values, so reading a link retains nothing per
+    /// parameter.
+    private struct Text: Sendable, Hashable {
+        var range: Range<Int>
+        var decoded: Int?
     }
 
     private struct Entry: Sendable, Hashable {
@@ -38,6 +39,7 @@ public struct LinkParameters: Sendable, Hashable, Sequence {
     }
 
     private var entries: [Entry] = []
+    private var decodedTexts: [String] = []
     private var link: LinkURL?
 
     /// Creates an empty set of parameters.
@@ -51,121 +53,167 @@ public struct LinkParameters: Sendable, Hashable, Sequence {
         let layout = link.layout
         let query = layout.queryRange ?? 0..<0
         let fragment = layout.fragmentRange.map { layout.fragmentParametersStart..<$0.upperBound } ?? 0..<0
-        let pieceCount = Self.pieceCount(query, layout) + Self.pieceCount(fragment, layout)
-        guard pieceCount <= Self.maximumCount else {
-            throw .refused(
-                .tooManyParameters,
-                part: .parameters,
-                "the link has more than \(Self.maximumCount) parameters"
-            )
-        }
-        let result = link.withBytes { bytes -> Result<[Entry], RouteError> in
-            var entries: [Entry] = []
-            entries.reserveCapacity(pieceCount)
-            do throws(RouteError) {
-                try Self.addPieces(of: query, .query, bytes, layout, to: &entries)
-                try Self.addPieces(of: fragment, .fragment, bytes, layout, to: &entries)
-            } catch {
-                return .failure(error)
+        let result = link.withBytes { bytes -> Result<([Entry], [String]), RouteError> in
+            var reader = PieceReader(bytes: bytes)
+            reader.read(query, .query)
+            reader.read(fragment, .fragment)
+            if reader.pieceCount > Self.maximumCount {
+                return .failure(
+                    .refused(
+                        .tooManyParameters,
+                        part: .parameters,
+                        "the link has more than \(Self.maximumCount) parameters"
+                    )
+                )
             }
-            return .success(entries)
+            if let failure = reader.failure { return .failure(failure) }
+            return .success((reader.entries, reader.decodedTexts))
         }
-        entries = try result.get()
+        (entries, decodedTexts) = try result.get()
     }
 
-    private static func addPieces(
-        of range: Range<Int>,
-        _ part: LinkPart,
-        _ bytes: UnsafeBufferPointer<UInt8>,
-        _ layout: LinkURL.Layout,
-        to entries: inout [Entry]
-    ) throws(RouteError) {
-        guard !range.isEmpty else { return }
-        var start = range.lowerBound
-        for ampersand in layout.ampersands where range.contains(ampersand) {
-            try add(start..<ampersand, part, bytes, layout, to: &entries)
-            start = ampersand + 1
+    /// Splits query and fragment into pieces in one pass: every piece is counted, and the first refusal is kept
+    /// so that `too_many_parameters` still wins over it.
+    private struct PieceReader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var entries: [Entry] = []
+        var decodedTexts: [String] = []
+        var pieceCount = 0
+        var failure: RouteError?
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            entries.reserveCapacity(8)
         }
-        try add(start..<range.upperBound, part, bytes, layout, to: &entries)
+
+        mutating func read(_ range: Range<Int>, _ part: LinkPart) {
+            guard !range.isEmpty else { return }
+            var start = range.lowerBound
+            var index = start
+            var hasPercent = false
+            while true {
+                let found = ByteSearch.firstIndex(
+                    of: UInt8(ascii: "&"),
+                    or: UInt8(ascii: "%"),
+                    in: bytes,
+                    index..<range.upperBound
+                )
+                if found < range.upperBound && bytes[found] == UInt8(ascii: "%") {
+                    hasPercent = true
+                    index = found + 1
+                    continue
+                }
+                pieceCount += 1
+                if failure == nil && pieceCount <= LinkParameters.maximumCount {
+                    do throws(RouteError) {
+                        try add(start..<found, part, hasPercent: hasPercent)
+                    } catch {
+                        failure = error
+                    }
+                }
+                guard found < range.upperBound else { return }
+                start = found + 1
+                index = start
+                hasPercent = false
+            }
+        }
+
+        private mutating func add(_ piece: Range<Int>, _ part: LinkPart, hasPercent: Bool) throws(RouteError) {
+            guard !piece.isEmpty else { return }
+            var equals = piece.lowerBound
+            while equals < piece.upperBound && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+            let name = try text(piece.lowerBound..<equals, part, hasPercent: hasPercent)
+            guard !LinkParameters.isEmpty(name, decodedTexts) else { return }
+            let value = try text(
+                Swift.min(equals + 1, piece.upperBound)..<piece.upperBound,
+                part,
+                hasPercent: hasPercent
+            )
+            guard let existing = entries.first(where: { LinkParameters.same($0.name, name, bytes, decodedTexts) })
+            else {
+                entries.append(Entry(name: name, value: value, part: part))
+                return
+            }
+            guard LinkParameters.same(existing.value, value, bytes, decodedTexts) else {
+                throw .refused(
+                    .conflictingParameter,
+                    part: part,
+                    "conflicting parameter '\(LinkParameters.string(name, bytes, decodedTexts))'"
+                )
+            }
+        }
+
+        /// A name or value as ``Text``: decoded (and checked to be UTF-8) now only when it holds a `%`.
+        private mutating func text(_ range: Range<Int>, _ part: LinkPart, hasPercent: Bool) throws(RouteError) -> Text {
+            guard hasPercent, bytes[range].contains(UInt8(ascii: "%")) else { return Text(range: range) }
+            let decoded = PercentEncoding.decode(bytes[range], plusAsSpace: true)
+            guard let text = String(validating: decoded, as: UTF8.self) else {
+                throw .refused(
+                    .invalidUTF8,
+                    part: part,
+                    "a parameter in the \(part.rawValue) does not decode to UTF-8"
+                )
+            }
+            decodedTexts.append(text)
+            return Text(range: range, decoded: decodedTexts.count - 1)
+        }
     }
 
-    private static func pieceCount(_ range: Range<Int>, _ layout: LinkURL.Layout) -> Int {
-        range.isEmpty ? 0 : 1 + layout.ampersands.count { range.contains($0) }
-    }
-
-    private static func add(
-        _ piece: Range<Int>,
-        _ part: LinkPart,
-        _ bytes: UnsafeBufferPointer<UInt8>,
-        _ layout: LinkURL.Layout,
-        to entries: inout [Entry]
-    ) throws(RouteError) {
-        guard !piece.isEmpty else { return }
-        var equals = piece.lowerBound
-        while equals < piece.upperBound && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
-        let name = try text(piece.lowerBound..<equals, part, bytes, layout)
-        if case .raw(let range) = name, range.isEmpty { return }
-        if case .decoded(let decoded) = name, decoded.isEmpty { return }
-        let value = try text(Swift.min(equals + 1, piece.upperBound)..<piece.upperBound, part, bytes, layout)
-        guard let existing = entries.first(where: { same($0.name, name, bytes) }) else {
-            entries.append(Entry(name: name, value: value, part: part))
-            return
-        }
-        guard same(existing.value, value, bytes) else {
-            throw .refused(.conflictingParameter, part: part, "conflicting parameter '\(string(name, bytes))'")
-        }
-    }
-
-    /// A name or value as ``Text``: decoded (and checked to be UTF-8) now only when it holds a `%`.
-    private static func text(
-        _ range: Range<Int>,
-        _ part: LinkPart,
-        _ bytes: UnsafeBufferPointer<UInt8>,
-        _ layout: LinkURL.Layout
-    ) throws(RouteError) -> Text {
-        guard !layout.percents.isEmpty, layout.percents.contains(where: { range.contains($0) }) else {
-            return .raw(range)
-        }
-        let decoded = PercentEncoding.decode(bytes[range], plusAsSpace: true)
-        guard let text = String(validating: decoded, as: UTF8.self) else {
-            throw .refused(.invalidUTF8, part: part, "a parameter in the \(part.rawValue) does not decode to UTF-8")
-        }
-        return .decoded(text)
+    private static func isEmpty(_ text: Text, _ decodedTexts: [String]) -> Bool {
+        text.decoded.map { decodedTexts[$0].isEmpty } ?? text.range.isEmpty
     }
 
     /// Whether two names or values decode to the same text.
-    private static func same(_ lhs: Text, _ rhs: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch (lhs, rhs) {
-        case (.raw(let left), .raw(let right)):
+    private static func same(
+        _ lhs: Text,
+        _ rhs: Text,
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ decodedTexts: [String]
+    ) -> Bool {
+        switch (lhs.decoded, rhs.decoded) {
+        case (nil, nil):
             // Without `%`, decoding only turns `+` into a space, and a raw link holds no space: equal bytes or not.
-            return left.count == right.count
-                && UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[left])
-                    .elementsEqual(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[right]))
-        case (.decoded(let left), .decoded(let right)):
-            return left == right
-        case (.raw(let raw), .decoded(let decoded)), (.decoded(let decoded), .raw(let raw)):
-            return decoded.utf8.elementsEqual(bytes[raw].lazy.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 })
+            guard lhs.range.count == rhs.range.count else { return false }
+            for offset in 0..<lhs.range.count
+            where bytes[lhs.range.lowerBound + offset] != bytes[rhs.range.lowerBound + offset] {
+                return false
+            }
+            return true
+        case (let left?, let right?):
+            return decodedTexts[left] == decodedTexts[right]
+        case (let decoded?, nil):
+            return matches(rhs.range, decodedTexts[decoded], bytes)
+        case (nil, let decoded?):
+            return matches(lhs.range, decodedTexts[decoded], bytes)
         }
     }
 
+    /// Whether the raw range decodes to `text`.
+    private static func matches(_ range: Range<Int>, _ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.utf8.elementsEqual(bytes[range].lazy.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 })
+    }
+
     /// The decoded text of a name or value.
-    private static func string(_ text: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        switch text {
-        case .decoded(let decoded): decoded
-        case .raw(let range):
-            String(decoding: bytes[range].lazy.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
-        }
+    private static func string(_ text: Text, _ bytes: UnsafeBufferPointer<UInt8>, _ decodedTexts: [String]) -> String {
+        if let decoded = text.decoded { return decodedTexts[decoded] }
+        return String(
+            decoding: bytes[text.range].lazy.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 },
+            as: UTF8.self
+        )
     }
 
     private func string(_ text: Text) -> String {
         guard let link else { return "" }
-        return link.withBytes { Self.string(text, $0) }
+        return link.withBytes { Self.string(text, $0, decodedTexts) }
     }
 
     private func index(of name: String) -> Int? {
         guard let link else { return nil }
-        let target = Text.decoded(name)
-        return link.withBytes { bytes in entries.firstIndex { Self.same($0.name, target, bytes) } }
+        return link.withBytes { bytes in
+            entries.firstIndex { entry in
+                entry.name.decoded.map { decodedTexts[$0] == name } ?? Self.matches(entry.name.range, name, bytes)
+            }
+        }
     }
 
     /// The parameters in the order they first appear, decoded.
@@ -173,7 +221,11 @@ public struct LinkParameters: Sendable, Hashable, Sequence {
         guard let link else { return [] }
         return link.withBytes { bytes in
             entries.map {
-                Parameter(name: Self.string($0.name, bytes), value: Self.string($0.value, bytes), part: $0.part)
+                Parameter(
+                    name: Self.string($0.name, bytes, decodedTexts),
+                    value: Self.string($0.value, bytes, decodedTexts),
+                    part: $0.part
+                )
             }
         }
     }

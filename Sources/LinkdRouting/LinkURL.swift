@@ -4,7 +4,7 @@
 /// Build one with ``init(parsing:)-(String)``; every refusal is a ``RouteError/refused(_:)`` naming the reason and
 /// the part. The properties named like the URL API (``href``, ``protocol``, ``hostname``, ``pathname`` …) return
 /// exactly what a browser's `URL` object returns for the same input. A link is stored as its serialisation and
-/// the offsets of its parts, so reading it allocates once.
+/// the offsets of its parts; a link that is already in its serialised form keeps its input string as `href`.
 ///
 /// ```swift
 /// let link = try LinkURL(parsing: "myapp://reset#access_token=…&type=recovery")
@@ -38,10 +38,6 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
         var hasOpaquePath: Bool
         var queryRange: Range<Int>?
         var fragmentRange: Range<Int>?
-        /// The `&`s of query and fragment (fewer than ``InputScan/ampersandCap`` means all of them).
-        var ampersands: [Int]
-        /// The `%`s of query and fragment.
-        var percents: [Int]
         /// Where the fragment's parameters start: after its last `#`.
         var fragmentParametersStart: Int
     }
@@ -71,9 +67,11 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``RouteError/refused(_:)`` with the first rule of DESIGN.md §3 that `text` breaks.
     public init(parsing text: String) throws(RouteError) {
-        var text = text
+        var bytes = text
         // `withUTF8` rethrows untyped errors; carry the typed one out in a `Result`.
-        let result = text.withUTF8 { bytes in Result { () throws(RouteError) in try LinkURLParser.parse(bytes) } }
+        let result = bytes.withUTF8 { bytes in
+            Result { () throws(RouteError) in try LinkURLParser.parse(bytes, original: text) }
+        }
         self = try result.get()
     }
 
@@ -90,8 +88,8 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Calls `body` with `href`'s bytes (always ASCII: the serialisation percent-encodes everything else).
     func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let result = storage.href.utf8.withContiguousStorageIfAvailable(body) { return result }
-        return Array(storage.href.utf8).withUnsafeBufferPointer(body)
+        if let result = href.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(href.utf8).withUnsafeBufferPointer(body)
     }
 
     /// `href`'s UTF-8 bytes from `range`.

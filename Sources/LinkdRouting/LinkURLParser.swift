@@ -10,12 +10,28 @@ enum LinkURLParser {
     private static let question = UInt8(ascii: "?")
     private static let numberSign = UInt8(ascii: "#")
 
-    static func parse(_ input: Bytes) throws(RouteError) -> LinkURL {
+    /// Parses `input`; `original`, when given, is `input` as a string, kept as `href` when the input is already
+    /// its own serialisation. `tryVerbatim: false` skips that check and always writes the serialisation (tests
+    /// compare the two ways).
+    static func parse(_ input: Bytes, original: String? = nil, tryVerbatim: Bool = true) throws(RouteError) -> LinkURL {
         guard input.count <= LinkURL.maximumLength else {
             throw .refused(.tooLong, part: .input, "the link is longer than \(LinkURL.maximumLength) bytes")
         }
         guard !input.isEmpty else { throw .refused(.empty, part: .input, "the link is empty") }
         let scan = try InputScan(input)
+        if tryVerbatim && !scan.needsEncoding {
+            // Most links are already serialised: walk them comparing instead of writing, and copy nothing.
+            var check = OutputBuffer(verifying: input)
+            do throws(RouteError) {
+                let layout = try serialise(input, scan, into: &check)
+                if !check.diverged && check.count == input.count {
+                    return LinkURL(href: original ?? String(decoding: input, as: UTF8.self), layout: layout)
+                }
+            } catch {
+                // A refusal met before the serialisation left the input names the input's own bytes.
+                if !check.diverged { throw error }
+            }
+        }
         // Percent-encoding at most triples a byte; a normalised IPv4 or IPv6 host grows by fewer than 48 bytes.
         let capacity = (scan.needsEncoding ? input.count * 3 : input.count) + 48
         var failure: RouteError?
@@ -47,7 +63,7 @@ enum LinkURLParser {
         var hostKind: LinkURL.Layout.HostKind?
         var hostRange = 0..<0
         var port: UInt16?
-        let hasAuthority = input[index...].starts(with: "//".utf8)
+        let hasAuthority = index + 1 < input.count && input[index] == slash && input[index + 1] == slash
         if isSpecial {
             guard hasAuthority, index + 2 == input.count || input[index + 2] != slash else {
                 let scheme = String(decoding: output.written[..<schemeEnd], as: UTF8.self)
@@ -96,23 +112,6 @@ enum LinkURLParser {
             // Hash-router sites produce `…/#/#access_token=…`: the parameters follow the last `#`.
             fragmentParametersStart = output.count - (input.count - (scan.lastHash ?? hash) - 1)
         }
-        var ampersands: [Int]
-        var percents: [Int]
-        let firstParameterByte = queryRange?.lowerBound ?? fragmentRange?.lowerBound ?? output.count
-        let scanIsComplete =
-            scan.ampersands.count < InputScan.ampersandCap && scan.percents.count < InputScan.ampersandCap
-        if scan.needsEncoding || !scanIsComplete {
-            let written = output.written
-            ampersands = written.indices[firstParameterByte...].filter { written[$0] == UInt8(ascii: "&") }
-            percents = written.indices[firstParameterByte...].filter { written[$0] == UInt8(ascii: "%") }
-        } else {
-            // Nothing after the host was re-encoded, so every `&` and `%` moved by the same amount.
-            let shift = output.count - input.count
-            ampersands = scan.ampersands
-            percents = scan.percents
-            Self.shift(&ampersands, by: shift, keepingFrom: firstParameterByte)
-            Self.shift(&percents, by: shift, keepingFrom: firstParameterByte)
-        }
         return LinkURL.Layout(
             schemeEnd: schemeEnd,
             hostKind: hostKind,
@@ -122,30 +121,9 @@ enum LinkURLParser {
             hasOpaquePath: hasOpaquePath,
             queryRange: queryRange,
             fragmentRange: fragmentRange,
-            ampersands: ampersands,
-            percents: percents,
             fragmentParametersStart: fragmentParametersStart
         )
     }
-
-    /// Moves input offsets to output offsets in place, dropping those before the parameters.
-    private static func shift(_ offsets: inout [Int], by shift: Int, keepingFrom first: Int) {
-        guard !offsets.isEmpty else { return }
-        if shift != 0 {
-            for index in offsets.indices { offsets[index] += shift }
-        }
-        if let firstKept = offsets.firstIndex(where: { $0 >= first }) {
-            if firstKept > 0 { offsets.removeFirst(firstKept) }
-        } else {
-            offsets.removeAll()
-        }
-    }
-
-    /// The special schemes and their default ports, as bytes.
-    private static let specialSchemes: [([UInt8], UInt16)] = LinkURL.specialSchemes.map {
-        (Array($0.key.utf8), $0.value)
-    }
-    private static let blockedSchemes: [[UInt8]] = LinkURL.blockedSchemes.map { Array($0.utf8) }
 
     /// Reads `scheme:` and writes it in lower case with its colon; returns the index after the colon and, for a
     /// special scheme, its default port.
@@ -159,19 +137,22 @@ enum LinkURLParser {
         guard let first = input.first, first | 0x20 >= UInt8(ascii: "a"), first | 0x20 <= UInt8(ascii: "z") else {
             throw noScheme
         }
-        guard let end = input.firstIndex(where: { !InputCheck.isSchemeByte($0) }), input[end] == colon else {
-            throw noScheme
-        }
+        var end = 1
+        while end < input.count && InputCheck.isSchemeByte(input[end]) { end += 1 }
+        guard end < input.count, input[end] == colon else { throw noScheme }
         for byte in input[..<end] { output.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
         let scheme = output.written
-        if blockedSchemes.contains(where: { ByteKeyTable.equal($0, scheme) }) {
+        var defaultPort: UInt16?
+        switch SchemeKind(scheme) {
+        case .blocked:
             throw .refused(
                 .blockedScheme,
                 part: .scheme,
                 "the scheme '\(String(decoding: scheme, as: UTF8.self))' is never a link"
             )
+        case .special(let port): defaultPort = port
+        case .other: break
         }
-        let defaultPort = specialSchemes.first { ByteKeyTable.equal($0.0, scheme) }?.1
         output.append(colon)
         return (end + 1, defaultPort)
     }
@@ -184,19 +165,30 @@ enum LinkURLParser {
         isSpecial: Bool,
         into output: inout OutputBuffer
     ) throws(RouteError) -> (LinkURL.Layout.HostKind, UInt16?, Int) {
-        let end = input[start...].firstIndex { $0 == slash || $0 == question || $0 == numberSign } ?? input.count
-        let authority = input[start..<end]
-        if authority.contains(UInt8(ascii: "@")) {
+        // One pass to the end of the authority, noting its first `:` and `]` and any `@`.
+        var end = start
+        var firstColon: Int?
+        var firstClose: Int?
+        var hasAt = false
+        while end < input.count {
+            let byte = input[end]
+            if byte == slash || byte == question || byte == numberSign { break }
+            if byte == colon && firstColon == nil { firstColon = end }
+            if byte == UInt8(ascii: "]") && firstClose == nil { firstClose = end }
+            if byte == UInt8(ascii: "@") { hasAt = true }
+            end += 1
+        }
+        if hasAt {
             throw .refused(.userinfo, part: .userinfo, "a link must not carry userinfo ('user@' before the host)")
         }
         var hostEnd = end
         var portStart: Int?
-        if authority.first == UInt8(ascii: "[") {
-            if let close = authority.firstIndex(of: UInt8(ascii: "]")), close + 1 < end, input[close + 1] == colon {
+        if start < end && input[start] == UInt8(ascii: "[") {
+            if let close = firstClose, close + 1 < end, input[close + 1] == colon {
                 hostEnd = close + 1
                 portStart = close + 2
             }
-        } else if let separator = authority.firstIndex(of: colon) {
+        } else if let separator = firstColon {
             hostEnd = separator
             portStart = separator + 1
         }

@@ -5,34 +5,67 @@ protocol ByteOutput {
 
 extension Array: ByteOutput where Element == UInt8 {}
 
-/// A fixed-capacity writer over uninitialised memory, used to write a link's serialisation straight into the
-/// storage of its `href` string.
+/// Where a link's serialisation goes: into the storage of its `href` string, or nowhere at all while the parser
+/// checks whether the serialisation is the input itself.
 ///
-/// The capacity is fixed up front from the input's length; writing past it is a bug and traps.
+/// Writing, the capacity is fixed up front from the input's length; writing past it is a bug and traps.
+/// Verifying, each byte is compared with the input at the same offset instead of being written: a link that is
+/// already in its serialised form (most are) keeps its input string as `href`, and nothing is copied.
 struct OutputBuffer: ByteOutput {
-    private let base: UnsafeMutableBufferPointer<UInt8>
+    /// Where bytes are written; `nil` when verifying.
+    private let base: UnsafeMutableBufferPointer<UInt8>?
+    /// The input, which the bytes must equal when verifying.
+    private let reference: UnsafeBufferPointer<UInt8>
     private(set) var count = 0
+    /// Whether a verified byte differed from the input (or went past its end).
+    private(set) var diverged = false
 
+    /// A writer into `base`.
     init(_ base: UnsafeMutableBufferPointer<UInt8>) {
         self.base = base
+        reference = UnsafeBufferPointer(start: nil, count: 0)
     }
 
-    /// The bytes written so far.
-    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: base[0..<count]) }
+    /// A checker of the serialisation against `input`.
+    init(verifying input: UnsafeBufferPointer<UInt8>) {
+        base = nil
+        reference = input
+    }
+
+    /// The bytes written so far (verifying, the input's bytes up to the same offset).
+    var written: UnsafeBufferPointer<UInt8> {
+        if let base { return UnsafeBufferPointer(rebasing: base[0..<count]) }
+        return UnsafeBufferPointer(rebasing: reference[0..<Swift.min(count, reference.count)])
+    }
 
     mutating func append(_ byte: UInt8) {
-        precondition(count < base.count, "link serialisation exceeds its computed capacity")
-        base[count] = byte
+        if let base {
+            precondition(count < base.count, "link serialisation exceeds its computed capacity")
+            base[count] = byte
+        } else if count >= reference.count || reference[count] != byte {
+            diverged = true
+        }
         count += 1
     }
 
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) {
-        precondition(count + bytes.count <= base.count, "link serialisation exceeds its computed capacity")
-        guard let source = UnsafeBufferPointer(rebasing: bytes).baseAddress, let target = base.baseAddress else {
+        let source = UnsafeBufferPointer(rebasing: bytes)
+        defer { count += source.count }
+        guard let from = source.baseAddress else { return }
+        guard let base else {
+            // The parser mostly appends the input's own bytes at their own offset: nothing to compare then.
+            if count + source.count > reference.count {
+                diverged = true
+            } else if reference.baseAddress.map({ $0 + count }) != from,
+                !source.elementsEqual(reference[count..<(count + source.count)])
+            {
+                diverged = true
+            }
             return
         }
-        (target + count).update(from: source, count: bytes.count)
-        count += bytes.count
+        precondition(count + source.count <= base.count, "link serialisation exceeds its computed capacity")
+        guard let target = base.baseAddress else { return }
+        (target + count).update(from: from, count: source.count)
     }
 
     mutating func append(_ text: String) {
