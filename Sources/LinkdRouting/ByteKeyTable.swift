@@ -1,73 +1,110 @@
-/// A hash table from byte strings to integers that is looked up with a buffer, so a lookup allocates nothing.
+/// A hash table from (number, byte string) keys to integers that is looked up with a buffer, so a lookup
+/// allocates nothing and retains nothing.
 ///
-/// Open addressing with linear probing over a power-of-two slot array; FNV-1a hashes.
+/// Open addressing with linear probing over a power-of-two slot array. Key bytes are stored end to end in one
+/// array and hashed eight bytes at a time. The number is what the bytes belong to (a trie node, say).
 struct ByteKeyTable: Sendable {
-    private var keys: [[UInt8]] = []
+    /// Every key, end to end.
+    private var keyBytes: [UInt8] = []
+    /// Where each key's bytes stand in `keyBytes`.
+    private var keyRanges: [Range<Int>] = []
+    /// Each key's number.
+    private var keyOwners: [Int] = []
     private var values: [Int] = []
+    /// Each slot's key index, or -1 when empty.
     private var slots: [Int] = []
     private var slotHashes: [UInt64] = []
 
     /// Whether the table holds nothing.
-    var isEmpty: Bool { keys.isEmpty }
+    var isEmpty: Bool { values.isEmpty }
 
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    static func hash(_ owner: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash = mix(0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: Int64(owner))) ^ UInt64(bytes.count)
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return mix(hash) }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = mix(hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
         }
-        return hash
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            tail |= UInt64(bytes[offset]) << shift
+            shift += 8
+            offset += 1
+        }
+        return mix(hash ^ tail)
     }
 
-    /// The value stored for `key`, or `nil`.
-    func find(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !keys.isEmpty else { return nil }
-        let hash = Self.hash(key)
+    /// A multiply-xorshift step (the finaliser of SplitMix64).
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var mixed = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+
+    /// The value stored for `key` of `owner`, or `nil`.
+    func find(_ owner: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int? {
+        index(of: owner, key).map { values[$0] }
+    }
+
+    /// The index of `key` of `owner` among the keys, or `nil`.
+    private func index(of owner: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !values.isEmpty else { return nil }
+        let hash = Self.hash(owner, key)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] >= 0 {
             let index = slots[slot]
-            if slotHashes[slot] == hash && Self.equal(keys[index], key) { return values[index] }
+            if slotHashes[slot] == hash && keyOwners[index] == owner && keyEquals(index, key) { return index }
             slot = (slot + 1) & mask
         }
         return nil
     }
 
-    /// Byte equality by length, then `memcmp`-like comparison of the buffers.
-    static func equal(_ stored: [UInt8], _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard stored.count == key.count else { return false }
-        return stored.withUnsafeBytes { storedBytes in
-            storedBytes.elementsEqual(UnsafeRawBufferPointer(key))
+    /// Whether key `index` is `key`, byte for byte.
+    private func keyEquals(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let range = keyRanges[index]
+        guard range.count == key.count else { return false }
+        return keyBytes.withUnsafeBufferPointer { stored in
+            for offset in 0..<key.count where stored[range.lowerBound + offset] != key[offset] { return false }
+            return true
         }
     }
 
-    /// The value stored for `key`, or `nil`.
-    func find(_ key: [UInt8]) -> Int? {
-        key.withUnsafeBufferPointer { find($0) }
+    /// The value stored for `key` of `owner`, or `nil`.
+    func find(_ owner: Int, _ key: [UInt8]) -> Int? {
+        key.withUnsafeBufferPointer { find(owner, $0) }
     }
 
-    /// Stores `value` for `key`, replacing any value it had.
-    mutating func set(_ key: [UInt8], to value: Int) {
-        if let existing = keys.firstIndex(of: key) {
+    /// Stores `value` for `key` of `owner`, replacing any value it had.
+    mutating func set(_ owner: Int, _ key: [UInt8], to value: Int) {
+        if let existing = key.withUnsafeBufferPointer({ index(of: owner, $0) }) {
             values[existing] = value
             return
         }
-        keys.append(key)
+        keyRanges.append(keyBytes.count..<(keyBytes.count + key.count))
+        keyBytes.append(contentsOf: key)
+        keyOwners.append(owner)
         values.append(value)
-        if keys.count * 2 > slots.count {
+        if values.count * 2 > slots.count {
             rebuild(capacity: Swift.max(8, slots.count * 2))
         } else {
-            place(keys.count - 1)
+            place(values.count - 1)
         }
     }
 
     private mutating func rebuild(capacity: Int) {
         slots = [Int](repeating: -1, count: capacity)
         slotHashes = [UInt64](repeating: 0, count: capacity)
-        for index in keys.indices { place(index) }
+        for index in values.indices { place(index) }
     }
 
     private mutating func place(_ index: Int) {
-        let hash = keys[index].withUnsafeBufferPointer { Self.hash($0) }
+        let range = keyRanges[index]
+        let hash = keyBytes.withUnsafeBufferPointer {
+            Self.hash(keyOwners[index], UnsafeBufferPointer(rebasing: $0[range]))
+        }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] >= 0 { slot = (slot + 1) & mask }

@@ -16,9 +16,10 @@ public struct Router<Route: Sendable>: Sendable {
     /// Gives the values a route prints back with, or `nil` when the route is not this pattern's.
     public typealias Printer = @Sendable (Route) -> RouteValues?
 
+    @usableFromInline
     struct Entry: Sendable {
-        let pattern: RoutePattern
-        let build: Builder
+        @usableFromInline let pattern: RoutePattern
+        @usableFromInline let build: Builder
         let print: Printer?
     }
 
@@ -30,9 +31,9 @@ public struct Router<Route: Sendable>: Sendable {
         case declarationOrder
     }
 
-    private(set) var entries: [Entry] = []
-    private var trie = RouteTrie()
-    private let precedence: Precedence
+    @usableFromInline private(set) var entries: [Entry] = []
+    @usableFromInline private(set) var trie = RouteTrie()
+    @usableFromInline let precedence: Precedence
 
     /// Creates a router with no routes.
     public init(precedence: Precedence = .specificity) {
@@ -63,40 +64,32 @@ public struct Router<Route: Sendable>: Sendable {
     ///
     /// - Throws: the link's refusal (conflicting parameters, a builder's refusal of a claimed link), or
     ///   ``RouteError/unmatched(_:)`` with the nearest candidates when no pattern matches.
+    @inlinable
     public func route(_ link: LinkURL) throws(RouteError) -> Route {
         let parameters = try link.parameters()
-        let lookup = link.withBytes { bytes -> Result<([RouteTrie.Candidate], [String]), RouteError> in
-            do throws(RouteError) {
-                let segments = try link.routingSegments(bytes)
-                guard link.layout.hostKind != nil else { return .success(([], [])) }
-                let authority = 0..<link.layout.pathRange.lowerBound
-                let candidates = trie.candidates(bytes, authority: authority, segments: segments)
-                let texts = candidates.isEmpty ? [] : segments.map { Self.text(of: $0, in: bytes) }
-                return .success((candidates, texts))
-            } catch {
-                return .failure(error)
-            }
-        }
-        var (candidates, segments) = try lookup.get()
-        if precedence == .declarationOrder { candidates.sort { $0.entry < $1.entry } }
+        let inDeclarationOrder = precedence == .declarationOrder
         var failures: [Int: LinkRefusal] = [:]
-        for candidate in candidates {
+        var index = 0
+        while let candidate = try trie.candidate(index, for: link, inDeclarationOrder: inDeclarationOrder) {
             let entry = entries[candidate.entry]
-            let match = RouteMatch(
-                link: link,
-                pattern: entry.pattern,
-                captures: Self.captures(of: entry.pattern, segments: segments, restFrom: candidate.restFrom),
-                parameters: parameters
-            )
             do {
-                return try entry.build(match)
+                return try entry.build(RouteMatch(link, candidate, pattern: entry.pattern, parameters: parameters))
             } catch {
-                failures[candidate.entry] = error.refusal ?? LinkRefusal(.badValue, part: .path, error.description)
+                failures[candidate.entry] = error.builderRefusal
             }
+            index += 1
         }
-        let ownFault = failures.sorted { $0.key < $1.key }.first { $0.value.part != .path }
-        if let refusal = ownFault?.value { throw .refused(refusal) }
-        throw .unmatched(explanation(for: link, failures: failures))
+        throw unmatched(link, failures: failures)
+    }
+
+    /// What `route` throws when no builder gave a route: the first refusal that is the link's fault (not its
+    /// path's), else the nearest candidates.
+    @usableFromInline
+    func unmatched(_ link: LinkURL, failures: [Int: LinkRefusal]) -> RouteError {
+        if let ownFault = failures.sorted(by: { $0.key < $1.key }).first(where: { $0.value.part != .path }) {
+            return .refused(ownFault.value)
+        }
+        return .unmatched(explanation(for: link, failures: failures))
     }
 
     /// Parses `text` strictly and routes it.
@@ -106,22 +99,4 @@ public struct Router<Route: Sendable>: Sendable {
         try route(LinkURL(parsing: text))
     }
 
-    private static func text(of segment: RouteTrie.Segment, in bytes: UnsafeBufferPointer<UInt8>) -> String {
-        switch segment {
-        case .raw(let range): String(decoding: bytes[range], as: UTF8.self)
-        case .decoded(let decoded): String(decoding: decoded, as: UTF8.self)
-        }
-    }
-
-    private static func captures(of pattern: RoutePattern, segments: [String], restFrom: Int?) -> [String: String] {
-        var captures: [String: String] = [:]
-        for (position, segment) in pattern.segments.enumerated() {
-            switch segment {
-            case .literal: continue
-            case .capture(let name): captures[name] = segments[position]
-            case .rest(let name): captures[name] = segments[(restFrom ?? position)...].joined(separator: "/")
-            }
-        }
-        return captures
-    }
 }

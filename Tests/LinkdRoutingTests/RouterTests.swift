@@ -123,6 +123,37 @@ enum AppRoute: Hashable, Sendable {
         #expect(try router.route("myapp://x/a/b") == "rest")
     }
 
+    @Test func declarationOrderRanksByDeclarationAloneAndStillFallsThrough() throws {
+        var router = Router<String>(precedence: .declarationOrder)
+        try router.add("myapp://x/{id}") { match throws(RouteError) in "number \(try match.capture("id", as: Int.self))"
+        }
+        try router.add("myapp://x/{rest...}") { match throws(RouteError) in
+            "rest \(try match.capture("rest", as: String.self))"
+        }
+        try router.add("myapp://x/lit") { _ in "literal" }
+        #expect(try router.route("myapp://x/7") == "number 7")
+        // The first declared refuses `lit` (not a number): the next declared, not the literal, gets it.
+        #expect(try router.route("myapp://x/lit") == "rest lit")
+        #expect(try router.route("myapp://x/a%2Fb/c/") == "rest a/b/c")
+    }
+
+    @Test func triesEachCandidateInTurnUntilABuilderTakesTheLink() throws {
+        var router = Router<String>()
+        try router.add("myapp://x/{a}/{b}") { match throws(RouteError) in
+            "ints \(try match.capture("a", as: Int.self)) \(try match.capture("b", as: Int.self))"
+        }
+        try router.add("myapp://x/{a}/{b}") { match throws(RouteError) in
+            "flag \(try match.capture("b", as: Bool.self))"
+        }
+        try router.add("myapp://x/{rest...}") { match throws(RouteError) in
+            "rest \(try match.capture("rest", as: String.self))"
+        }
+        #expect(try router.route("myapp://x/1/2") == "ints 1 2")
+        #expect(try router.route("myapp://x/1/true") == "flag true")
+        #expect(try router.route("myapp://x/1/b") == "rest 1/b")
+        #expect(try router.route("myapp://x/caf%C3%A9/") == "rest café")
+    }
+
     @Test func backtracksWhenADeeperLiteralBranchFails() throws {
         var router = Router<String>()
         try router.add("myapp://a/b/c") { _ in "abc" }
