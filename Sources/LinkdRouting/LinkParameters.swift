@@ -28,8 +28,19 @@ public struct LinkParameters: Sendable, Hashable, Sequence {
     /// `%`, the index of its decoded text in `decodedTexts`. Plain values, so reading a link retains nothing per
     /// parameter.
     private struct Text: Sendable, Hashable {
-        var range: Range<Int>
-        var decoded: Int?
+        private var start: Int32
+        private var end: Int32
+        private var decodedIndex: Int32
+
+        init(range: Range<Int>, decoded: Int? = nil) {
+            start = Int32(range.lowerBound)
+            end = Int32(range.upperBound)
+            decodedIndex = decoded.map(Int32.init) ?? -1
+        }
+
+        var range: Range<Int> { Int(start)..<Int(end) }
+        var decoded: Int? { decodedIndex < 0 ? nil : Int(decodedIndex) }
+        var count: Int { Int(end - start) }
     }
 
     private struct Entry: Sendable, Hashable {
@@ -83,45 +94,48 @@ public struct LinkParameters: Sendable, Hashable, Sequence {
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            entries.reserveCapacity(8)
         }
 
         mutating func read(_ range: Range<Int>, _ part: LinkPart) {
             guard !range.isEmpty else { return }
             var start = range.lowerBound
-            var index = start
+            var equals: Int?
             var hasPercent = false
-            while true {
-                let found = ByteSearch.firstIndex(
-                    of: UInt8(ascii: "&"),
-                    or: UInt8(ascii: "%"),
-                    in: bytes,
-                    index..<range.upperBound
-                )
-                if found < range.upperBound && bytes[found] == UInt8(ascii: "%") {
+            var marks = ByteMarks(bytes, range, UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "%"))
+            while let offset = marks.next() {
+                switch bytes[offset] {
+                case UInt8(ascii: "="):
+                    if equals == nil { equals = offset }
+                case UInt8(ascii: "%"):
                     hasPercent = true
-                    index = found + 1
-                    continue
+                default:
+                    take(start..<offset, equals: equals, part, hasPercent: hasPercent)
+                    start = offset + 1
+                    equals = nil
+                    hasPercent = false
                 }
-                pieceCount += 1
-                if failure == nil && pieceCount <= LinkParameters.maximumCount {
-                    do throws(RouteError) {
-                        try add(start..<found, part, hasPercent: hasPercent)
-                    } catch {
-                        failure = error
-                    }
-                }
-                guard found < range.upperBound else { return }
-                start = found + 1
-                index = start
-                hasPercent = false
+            }
+            take(start..<range.upperBound, equals: equals, part, hasPercent: hasPercent)
+        }
+
+        /// Counts a piece, and adds it while nothing was refused and the count is within the limit.
+        private mutating func take(_ piece: Range<Int>, equals: Int?, _ part: LinkPart, hasPercent: Bool) {
+            pieceCount += 1
+            guard failure == nil && pieceCount <= LinkParameters.maximumCount else { return }
+            do throws(RouteError) {
+                try add(piece, equals: equals ?? piece.upperBound, part, hasPercent: hasPercent)
+            } catch {
+                failure = error
             }
         }
 
-        private mutating func add(_ piece: Range<Int>, _ part: LinkPart, hasPercent: Bool) throws(RouteError) {
+        private mutating func add(
+            _ piece: Range<Int>,
+            equals: Int,
+            _ part: LinkPart,
+            hasPercent: Bool
+        ) throws(RouteError) {
             guard !piece.isEmpty else { return }
-            var equals = piece.lowerBound
-            while equals < piece.upperBound && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
             let name = try text(piece.lowerBound..<equals, part, hasPercent: hasPercent)
             guard !LinkParameters.isEmpty(name, decodedTexts) else { return }
             let value = try text(
@@ -129,18 +143,26 @@ public struct LinkParameters: Sendable, Hashable, Sequence {
                 part,
                 hasPercent: hasPercent
             )
-            guard let existing = entries.first(where: { LinkParameters.same($0.name, name, bytes, decodedTexts) })
-            else {
+            var existing = 0
+            while existing < entries.count && !same(entries[existing].name, name) { existing += 1 }
+            guard existing < entries.count else {
+                if entries.isEmpty { entries.reserveCapacity(8) }
                 entries.append(Entry(name: name, value: value, part: part))
                 return
             }
-            guard LinkParameters.same(existing.value, value, bytes, decodedTexts) else {
+            guard same(entries[existing].value, value) else {
                 throw .refused(
                     .conflictingParameter,
                     part: part,
                     "conflicting parameter '\(LinkParameters.string(name, bytes, decodedTexts))'"
                 )
             }
+        }
+
+        /// Whether two names or values decode to the same text; plain ones of different lengths never do.
+        private func same(_ lhs: Text, _ rhs: Text) -> Bool {
+            if lhs.decoded == nil && rhs.decoded == nil && lhs.count != rhs.count { return false }
+            return LinkParameters.same(lhs, rhs, bytes, decodedTexts)
         }
 
         /// A name or value as ``Text``: decoded (and checked to be UTF-8) now only when it holds a `%`.

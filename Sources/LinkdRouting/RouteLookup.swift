@@ -47,6 +47,10 @@ extension RouteMatch {
     /// The match of `candidate`, whose pattern is `pattern`, with the link's `parameters`.
     @usableFromInline
     init(_ link: LinkURL, _ candidate: RouteTrie.Candidate, pattern: RoutePattern, parameters: LinkParameters) {
+        guard pattern.hasCaptures else {
+            self.init(link: link, pattern: pattern, captures: [:], parameters: parameters)
+            return
+        }
         let captures = link.withBytes { bytes in
             // The router read this path before it found the candidate: it decodes.
             guard let path = try? RoutingPath(link, bytes) else { return [String: String]() }

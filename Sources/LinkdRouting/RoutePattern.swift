@@ -15,16 +15,39 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         case rest(String)
     }
 
+    /// The parts, behind one reference: a match carries its pattern, and a copy is then one retain.
+    private final class Parts: Sendable {
+        let text: String
+        let scheme: String
+        let host: String
+        let port: UInt16?
+        let segments: [Segment]
+        let hasCaptures: Bool
+
+        init(text: String, scheme: String, host: String, port: UInt16?, segments: [Segment]) {
+            self.text = text
+            self.scheme = scheme
+            self.host = host
+            self.port = port
+            self.segments = segments
+            hasCaptures = segments.contains { if case .literal = $0 { false } else { true } }
+        }
+    }
+
+    private let parts: Parts
+
     /// The pattern as written.
-    public let text: String
+    public var text: String { parts.text }
     /// The scheme in lower case.
-    public let scheme: String
+    public var scheme: String { parts.scheme }
     /// The host as ``LinkHost`` serialises it.
-    public let host: String
+    public var host: String { parts.host }
     /// The port, `nil` when absent or the scheme's default.
-    public let port: UInt16?
+    public var port: UInt16? { parts.port }
     /// The path segments.
-    public let segments: [Segment]
+    public var segments: [Segment] { parts.segments }
+    /// Whether some segment is a capture.
+    var hasCaptures: Bool { parts.hasCaptures }
 
     /// Parses a pattern.
     ///
@@ -65,11 +88,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
             throw invalid(error.description)
         }
         guard let host = link.host else { throw invalid("a pattern needs a host") }
-        self.text = text
-        self.scheme = link.scheme
-        self.host = host.description
-        self.port = link.port
-        self.segments = segments
+        parts = Parts(text: text, scheme: link.scheme, host: host.description, port: link.port, segments: segments)
     }
 
     private static func segment(
@@ -111,4 +130,14 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { text }
+
+    public static func == (lhs: RoutePattern, rhs: RoutePattern) -> Bool {
+        lhs.text == rhs.text && lhs.scheme == rhs.scheme && lhs.host == rhs.host && lhs.port == rhs.port
+            && lhs.segments == rhs.segments
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(segments)
+    }
 }

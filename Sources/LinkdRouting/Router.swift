@@ -71,9 +71,9 @@ public struct Router<Route: Sendable>: Sendable {
         var failures: [Int: LinkRefusal] = [:]
         var index = 0
         while let candidate = try trie.candidate(index, for: link, inDeclarationOrder: inDeclarationOrder) {
-            let entry = entries[candidate.entry]
+            let match = RouteMatch(link, candidate, pattern: entries[candidate.entry].pattern, parameters: parameters)
             do {
-                return try entry.build(RouteMatch(link, candidate, pattern: entry.pattern, parameters: parameters))
+                return try entries[candidate.entry].build(match)
             } catch {
                 failures[candidate.entry] = error.builderRefusal
             }
