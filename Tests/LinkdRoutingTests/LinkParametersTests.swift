@@ -23,6 +23,21 @@ import Testing
         #expect(found["absent"] == nil)
     }
 
+    @Test func findsEverySeparatorWhereverItFallsInABlockOfSixteen() throws {
+        // `&`, `=` and `%` at every offset of a block, in the last partial block, and in a part shorter than one.
+        for length in 0...40 {
+            let value = String(repeating: "z", count: length)
+            for prefix in ["myapp://cb#", "https://h.example/?", "myapp://cb?q=1#x=2&"] {
+                let found = try parameters(prefix + "a=\(value)&b=\(value)%41=&c&d=e=f&&")
+                #expect(found["a"] == value, "\(length) \(prefix)")
+                #expect(found["b"] == value + "A=", "\(length) \(prefix)")
+                #expect(found["c"] == "", "\(length) \(prefix)")
+                #expect(found["d"] == "e=f", "\(length) \(prefix)")
+                #expect(found.count == (prefix.contains("x=") ? 6 : 4), "\(length) \(prefix)")
+            }
+        }
+    }
+
     @Test func splitsBeforeDecoding() throws {
         let found = try parameters("myapp://cb?a=%26b%3Dc&d=%2520")
         #expect(found["a"] == "&b=c")
