@@ -4,16 +4,20 @@
 /// Open addressing with linear probing over a power-of-two slot array. Key bytes are stored end to end in one
 /// array and hashed eight bytes at a time. The number is what the bytes belong to (a trie node, say).
 struct ByteKeyTable: Sendable {
+    /// One slot of the open-addressing array: all a probe reads before comparing key bytes, in 24 bytes.
+    private struct Slot: Sendable {
+        var hash: UInt64 = 0
+        /// The key's index, or -1 when the slot is empty.
+        var index: Int32 = -1
+        var owner: Int32 = 0
+        var keyStart: Int32 = 0
+        var keyCount: Int32 = 0
+    }
+
     /// Every key, end to end.
     private var keyBytes: [UInt8] = []
-    /// Where each key's bytes stand in `keyBytes`.
-    private var keyRanges: [Range<Int>] = []
-    /// Each key's number.
-    private var keyOwners: [Int] = []
     private var values: [Int] = []
-    /// Each slot's key index, or -1 when empty.
-    private var slots: [Int] = []
-    private var slotHashes: [UInt64] = []
+    private var slots: [Slot] = []
 
     /// Whether the table holds nothing.
     var isEmpty: Bool { values.isEmpty }
@@ -52,24 +56,34 @@ struct ByteKeyTable: Sendable {
     private func index(of owner: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !values.isEmpty else { return nil }
         let hash = Self.hash(owner, key)
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] >= 0 {
-            let index = slots[slot]
-            if slotHashes[slot] == hash && keyOwners[index] == owner && keyEquals(index, key) { return index }
-            slot = (slot + 1) & mask
+        return slots.withUnsafeBufferPointer { slots in
+            keyBytes.withUnsafeBufferPointer { stored in
+                let mask = slots.count - 1
+                var position = Int(truncatingIfNeeded: hash) & mask
+                while slots[position].index >= 0 {
+                    let slot = slots[position]
+                    if slot.hash == hash && Int(slot.owner) == owner && Int(slot.keyCount) == key.count
+                        && Self.equal(stored, from: Int(slot.keyStart), key)
+                    {
+                        return Int(slot.index)
+                    }
+                    position = (position + 1) & mask
+                }
+                return nil
+            }
         }
-        return nil
     }
 
-    /// Whether key `index` is `key`, byte for byte.
-    private func keyEquals(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        let range = keyRanges[index]
-        guard range.count == key.count else { return false }
-        return keyBytes.withUnsafeBufferPointer { stored in
-            for offset in 0..<key.count where stored[range.lowerBound + offset] != key[offset] { return false }
-            return true
-        }
+    /// Whether the stored bytes from `start` begin with `key`.
+    private static func equal(
+        _ stored: UnsafeBufferPointer<UInt8>,
+        from start: Int,
+        _ key: UnsafeBufferPointer<UInt8>
+    )
+        -> Bool
+    {
+        for offset in 0..<key.count where stored[start + offset] != key[offset] { return false }
+        return true
     }
 
     /// The value stored for `key` of `owner`, or `nil`.
@@ -83,32 +97,28 @@ struct ByteKeyTable: Sendable {
             values[existing] = value
             return
         }
-        keyRanges.append(keyBytes.count..<(keyBytes.count + key.count))
+        let hash = key.withUnsafeBufferPointer { Self.hash(owner, $0) }
+        let slot = Slot(
+            hash: hash,
+            index: Int32(values.count),
+            owner: Int32(owner),
+            keyStart: Int32(keyBytes.count),
+            keyCount: Int32(key.count)
+        )
         keyBytes.append(contentsOf: key)
-        keyOwners.append(owner)
         values.append(value)
         if values.count * 2 > slots.count {
-            rebuild(capacity: Swift.max(8, slots.count * 2))
-        } else {
-            place(values.count - 1)
+            let old = slots
+            slots = [Slot](repeating: Slot(), count: Swift.max(8, slots.count * 2))
+            for placed in old where placed.index >= 0 { place(placed) }
         }
+        place(slot)
     }
 
-    private mutating func rebuild(capacity: Int) {
-        slots = [Int](repeating: -1, count: capacity)
-        slotHashes = [UInt64](repeating: 0, count: capacity)
-        for index in values.indices { place(index) }
-    }
-
-    private mutating func place(_ index: Int) {
-        let range = keyRanges[index]
-        let hash = keyBytes.withUnsafeBufferPointer {
-            Self.hash(keyOwners[index], UnsafeBufferPointer(rebasing: $0[range]))
-        }
+    private mutating func place(_ slot: Slot) {
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] >= 0 { slot = (slot + 1) & mask }
-        slots[slot] = index
-        slotHashes[slot] = hash
+        var position = Int(truncatingIfNeeded: slot.hash) & mask
+        while slots[position].index >= 0 { position = (position + 1) & mask }
+        slots[position] = slot
     }
 }

@@ -91,7 +91,13 @@ enum LinkURLParser {
         let pathEnd = queryMark ?? scan.firstHash ?? input.count
         let hasOpaquePath = hostKind == nil && (index == input.count || input[index] != slash)
         let pathStart = output.count
-        try readPath(input[index..<pathEnd], isSpecial: isSpecial, isOpaque: hasOpaquePath, into: &output)
+        try readPath(
+            input[index..<pathEnd],
+            isSpecial: isSpecial,
+            isOpaque: hasOpaquePath,
+            mayNeedEncoding: scan.needsEncoding,
+            into: &output
+        )
         let pathRange = pathStart..<output.count
 
         var queryRange: Range<Int>?
@@ -226,6 +232,7 @@ enum LinkURLParser {
         _ bytes: Bytes.SubSequence,
         isSpecial: Bool,
         isOpaque: Bool,
+        mayNeedEncoding: Bool,
         into output: inout OutputBuffer
     ) throws(RouteError) {
         var segmentStart = bytes.startIndex
@@ -242,7 +249,7 @@ enum LinkURLParser {
         }
         if bytes.isEmpty && isSpecial && !isOpaque {
             output.append(slash)
-        } else if bytes.contains(where: { PercentEncodeSet.path.contains($0) }) {
+        } else if mayNeedEncoding && bytes.contains(where: { PercentEncodeSet.path.contains($0) }) {
             PercentEncoding.append(bytes, to: &output, encoding: isOpaque ? .c0Control : .path)
         } else {
             output.append(bytes)
