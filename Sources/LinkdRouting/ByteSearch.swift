@@ -24,10 +24,23 @@ struct ByteMarks {
 
     /// The next marked offset, or `nil` at the end of the range.
     mutating func next() -> Int? {
-        while mask == 0 {
-            blockStart += 16
-            guard blockStart < end else { return nil }
-            mask = blockMask(at: blockStart)
+        if mask == 0 {
+            // Skip unmarked blocks in a loop that keeps everything in registers.
+            var start = blockStart + 16
+            if let base = UnsafeRawPointer(bytes.baseAddress) {
+                let (first, second, third) = targets
+                while start + 16 <= end {
+                    let lanes = base.loadUnaligned(fromByteOffset: start, as: Lanes.self)
+                    let hit = (lanes .== first) .| (lanes .== second) .| (lanes .== third)
+                    let words = unsafeBitCast(hit, to: SIMD2<UInt64>.self)
+                    if words[0] | words[1] != 0 { break }
+                    start += 16
+                }
+            }
+            blockStart = start
+            guard start < end else { return nil }
+            mask = blockMask(at: start)
+            if mask == 0 { return nil }  // only the last, partial block can be unmarked here
         }
         let offset = blockStart + mask.trailingZeroBitCount
         mask &= mask - 1
