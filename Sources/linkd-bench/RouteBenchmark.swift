@@ -118,6 +118,24 @@ enum RouteBenchmark {
             URLComponents(string: link)?.host?.utf8.count ?? -1
         }
         print("baseline_urlcomponents_ns: \(format(urlComponents))")
+        // Each link alone: where the time of a long token link and of a short one goes.
+        for (number, link) in BenchLinks.all.enumerated() {
+            guard let parsedLink = try? LinkURL(parsing: link) else { preconditionFailure("bench link parses") }
+            let phases = measure(
+                [link],
+                rounds: 15,
+                repeats: 2_000,
+                [
+                    { (try? LinkURL(parsing: $0))?.layoutProbe ?? -1 },
+                    { _ in (try? parsedLink.parameters())?.count ?? -1 },
+                    { _ in if case .reset(let value) = try? router.route(parsedLink) { value } else { -1 } },
+                ]
+            )
+            print(
+                "link_\(number + 1)_bytes_\(link.utf8.count): parse \(format(phases[0])) ns, parameters "
+                    + "\(format(phases[1])) ns, route of the parsed link (parameters included) \(format(phases[2])) ns"
+            )
+        }
     }
 
     static func format(_ value: Double, digits: Int = 0) -> String {
