@@ -19,8 +19,9 @@ struct InputScan {
         static let hash: UInt8 = 5
     }
 
-    /// The class of each byte value.
-    private static let classes: [UInt8] = (0..<256).map { value -> UInt8 in
+    /// The class of a byte value (a switch, not a table: a parse looks at few bytes one by one).
+    @inline(__always)
+    private static func classify(_ value: UInt8) -> UInt8 {
         switch value {
         case 0...0x20, 0x7F, 0x5C: Class.refused
         case 0x80...: Class.encoded
@@ -60,7 +61,7 @@ struct InputScan {
     /// - Throws: the refusals of ``InputCheck`` — `invalid_utf8`, `surrounding_whitespace`, `invalid_character`,
     ///   `bad_percent_encoding` — in that order of precedence.
     init(_ input: UnsafeBufferPointer<UInt8>) throws(RouteError) {
-        self = Self.classes.withUnsafeBufferPointer { Self(input, classes: $0) }
+        self = Self(scanning: input)
         if hasOffence || needsEncoding && input.contains(where: { $0 >= 0x80 }) {
             // The slow path reads scalars, so that Unicode white space and C1 controls are refused too, and names
             // the first offence in the order of precedence.
@@ -70,7 +71,7 @@ struct InputScan {
 
     private var hasOffence = false
 
-    private init(_ input: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>) {
+    private init(scanning input: UnsafeBufferPointer<UInt8>) {
         guard let base = UnsafeRawPointer(input.baseAddress) else { return }
         var index = 0
         let count = input.count
@@ -83,14 +84,14 @@ struct InputScan {
                 while word != 0 {
                     let bit = word.trailingZeroBitCount & ~7
                     let offset = index + half * 8 + bit >> 3
-                    note(classes[Int(input[offset])], at: offset, in: input)
+                    note(Self.classify(input[offset]), at: offset, in: input)
                     word &= ~(0xFF << UInt64(bit))
                 }
             }
             index += 16
         }
         while index < count {
-            note(classes[Int(input[index])], at: index, in: input)
+            note(Self.classify(input[index]), at: index, in: input)
             index += 1
         }
     }

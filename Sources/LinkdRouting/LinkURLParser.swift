@@ -146,7 +146,11 @@ enum LinkURLParser {
         var end = 1
         while end < input.count && InputCheck.isSchemeByte(input[end]) { end += 1 }
         guard end < input.count, input[end] == colon else { throw noScheme }
-        for byte in input[..<end] { output.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+        if input[..<end].contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
+            for byte in input[..<end] { output.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+        } else {
+            output.append(input[..<end])
+        }
         let scheme = output.written
         var defaultPort: UInt16?
         switch SchemeKind(scheme) {
