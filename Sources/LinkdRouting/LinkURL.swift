@@ -67,10 +67,14 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``RouteError/refused(_:)`` with the first rule of DESIGN.md §3 that `text` breaks.
     public init(parsing text: String) throws(RouteError) {
-        var bytes = text
+        // A link kept as its own `href` is read through its UTF-8 view many times: make that contiguous once (a
+        // native string already is).
+        var contiguous = text
+        contiguous.makeContiguousUTF8()
+        let original = contiguous
         // `withUTF8` rethrows untyped errors; carry the typed one out in a `Result`.
-        let result = bytes.withUTF8 { bytes in
-            Result { () throws(RouteError) in try LinkURLParser.parse(bytes, original: text) }
+        let result = contiguous.withUTF8 { bytes in
+            Result { () throws(RouteError) in try LinkURLParser.parse(bytes, original: original) }
         }
         self = try result.get()
     }
