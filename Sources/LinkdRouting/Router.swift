@@ -95,6 +95,7 @@ public struct Router<Route: Sendable>: Sendable {
     /// Parses `text` strictly and routes it.
     ///
     /// - Throws: the parse's refusal, or what ``route(_:)-(LinkURL)`` throws.
+    @inlinable
     public func route(_ text: String) throws(RouteError) -> Route {
         try route(LinkURL(parsing: text))
     }
