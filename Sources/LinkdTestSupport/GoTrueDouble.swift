@@ -26,6 +26,22 @@ public final class GoTrueDouble: Sendable {
     /// Every request received, in order.
     public var requests: [ReceivedRequest] { server.requests }
 
+    /// Every request received, as `METHOD target`.
+    public var requestLines: [String] { requests.map { "\($0.method) \($0.target)" } }
+
+    /// What each received request lacks of the headers a client sends on a user's behalf (`apikey`, the API
+    /// version, `Authorization: Bearer <accessToken>`): empty when every request carries them.
+    public func missingSessionHeaders(accessToken: String) -> [String] {
+        requests.flatMap { request in
+            [
+                ("apikey", Self.apiKey), ("X-Supabase-Api-Version", "2024-01-01"),
+                ("Authorization", "Bearer " + accessToken),
+            ]
+            .filter { request.header($0.0) != $0.1 }
+            .map { "\(request.method) \(request.target): \($0.0)" }
+        }
+    }
+
     /// Moves the double's clock forward (to expire access tokens).
     public func advanceClock(by seconds: Int) { service.clockOffset.add(seconds, ordering: .relaxed) }
 

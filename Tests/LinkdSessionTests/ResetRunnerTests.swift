@@ -51,7 +51,7 @@ final class ScriptedPasswords: PasswordSource {
         #expect(passwords.asked.withLock { $0.map(\.prompt) } == ["New password for a***@example.com"])
         #expect(sent.load(ordering: .relaxed) == 1)
         #expect(
-            double.requests.map { "\($0.method) \($0.target)" } == [
+            double.requestLines == [
                 "GET /auth/v1/user", "PUT /auth/v1/user", "POST /auth/v1/logout?scope=local",
             ]
         )
@@ -134,7 +134,7 @@ final class ScriptedPasswords: PasswordSource {
             try await runner.run(passwords: ScriptedPasswords(["new password 1"])).get().account == "a***@example.com"
         )
         #expect(
-            double.requests.map { "\($0.method) \($0.target)" } == [
+            double.requestLines == [
                 "GET /auth/v1/user", "POST /auth/v1/token?grant_type=refresh_token", "PUT /auth/v1/user",
                 "POST /auth/v1/logout?scope=local",
             ]
