@@ -11,14 +11,23 @@ enum LinkURLParser {
     private static let numberSign = UInt8(ascii: "#")
 
     /// Parses `input`; `original`, when given, is `input` as a string, kept as `href` when the input is already
-    /// its own serialisation. `tryVerbatim: false` skips that check and always writes the serialisation (tests
-    /// compare the two ways).
-    static func parse(_ input: Bytes, original: String? = nil, tryVerbatim: Bool = true) throws(RouteError) -> LinkURL {
+    /// its own serialisation. A plain link (``PlainLink``) is laid out straight from its bytes; others are walked
+    /// comparing, and written when they differ. `tryPlain: false` and `tryVerbatim: false` skip those roads (tests
+    /// compare the three).
+    static func parse(
+        _ input: Bytes,
+        original: String? = nil,
+        tryPlain: Bool = true,
+        tryVerbatim: Bool = true
+    ) throws(RouteError) -> LinkURL {
         guard input.count <= LinkURL.maximumLength else {
             throw .refused(.tooLong, part: .input, "the link is longer than \(LinkURL.maximumLength) bytes")
         }
         guard !input.isEmpty else { throw .refused(.empty, part: .input, "the link is empty") }
         let scan = try InputScan(input)
+        if tryPlain && !scan.needsEncoding, let layout = PlainLink.layout(input, scan) {
+            return LinkURL(href: original ?? String(decoding: input, as: UTF8.self), layout: layout)
+        }
         if tryVerbatim && !scan.needsEncoding {
             // Most links are already serialised: walk them comparing instead of writing, and copy nothing.
             var check = OutputBuffer(verifying: input)

@@ -3,13 +3,14 @@ import Testing
 
 @testable import LinkdRouting
 
-/// The parser's shortcuts, each against the long way round: reading an already-serialised link in place instead
-/// of writing its serialisation, testing sixteen bytes at once instead of one, naming schemes without a table.
+/// The parser's shortcuts, each against the long way round: reading a plain link's layout straight off its bytes,
+/// reading an already-serialised link in place instead of writing its serialisation, testing sixteen bytes at
+/// once instead of one, naming schemes without a table.
 @Suite struct ParserShortcutTests {
     /// Every input the other suites parse, and links with each kind of byte at every offset of a block.
     static let corpus: [String] =
         WPTConformanceTests.cases.map(\.input) + LinkURLTests.accepted.map(\.input)
-        + LinkURLTests.refused.map(\.input) + placedBytes.map(\.link)
+        + LinkURLTests.refused.map(\.input) + placedBytes.map(\.link) + plainLinks + nearMisses
 
     /// A link of `z`s with `replacement` put at each of 41 offsets of its path, query or fragment (every offset
     /// within a block of sixteen, more than twice).
@@ -43,21 +44,65 @@ import Testing
         }
     }
 
-    static func parse(_ input: String, tryVerbatim: Bool) -> Result<LinkURL, RouteError> {
+    static func parse(_ input: String, tryPlain: Bool, tryVerbatim: Bool) -> Result<LinkURL, RouteError> {
         Array(input.utf8).withUnsafeBufferPointer { bytes in
-            Result { () throws(RouteError) in try LinkURLParser.parse(bytes, tryVerbatim: tryVerbatim) }
+            Result { () throws(RouteError) in
+                try LinkURLParser.parse(bytes, tryPlain: tryPlain, tryVerbatim: tryVerbatim)
+            }
         }
     }
 
     @Test func readingInPlaceAgreesWithWritingTheSerialisation() {
         var disagreements: [String] = []
         for input in Self.corpus {
-            let quick = Self.describe(Self.parse(input, tryVerbatim: true))
-            let long = Self.describe(Self.parse(input, tryVerbatim: false))
-            if quick != long { disagreements.append("\(input)\n  in place: \(quick)\n  written:  \(long)") }
+            let plain = Self.describe(Self.parse(input, tryPlain: true, tryVerbatim: true))
+            let verbatim = Self.describe(Self.parse(input, tryPlain: false, tryVerbatim: true))
+            let written = Self.describe(Self.parse(input, tryPlain: false, tryVerbatim: false))
+            if plain != written || verbatim != written {
+                disagreements.append("\(input)\n  plain: \(plain)\n  in place: \(verbatim)\n  written:  \(written)")
+            }
         }
         #expect(Self.corpus.count > 2_000)
         #expect(disagreements == [])
+    }
+
+    /// Whether the plain reading takes `input` (rather than leaving it to the general road).
+    static func readsPlainly(_ input: String) throws -> Bool {
+        try Array(input.utf8).withUnsafeBufferPointer { bytes in
+            let scan = try InputScan(bytes)
+            return !scan.needsEncoding && PlainLink.layout(bytes, scan) != nil
+        }
+    }
+
+    /// Links the plain reading takes, and near misses it must leave to the general road, which changes them,
+    /// refuses them or reads their host as something other than a name (and a segment starting with `.`, which
+    /// it leaves to the general road's dot-segment rule).
+    static let plainLinks = [
+        "com.example.notes://reset#access_token=a.b.c&type=recovery", "https://notes.example.com/reset?token=1",
+        "http://localhost:3000/#/#access_token=t", "myapp://cb", "myapp://cb?x", "https://a-b.example:8443/x/y.z/",
+        "wss://h.example/", "my+app.v2-x://h9.example/p",
+    ]
+    static let nearMisses = [
+        "HTTPS://h.example/", "Myapp://cb", "https://H.example/", "myapp://Cb", "https://xn--nxasmq6b.example/",
+        "https://h.example:443/", "https://h.example:0443/", "https://h.example:/", "https://h.example:99999/",
+        "https://h.example:1a/", "https://1.2.3.4/", "https://h.0x1/", "https://h.example./", "https://.h.example/",
+        "https://h..example/", "https://h.example", "https://h.example/./x", "https://h.example/x/..",
+        "https://h.example/%2e/x", "https://h.example/a/.b", "https://u@h.example/", "https://h_x.example/",
+        "myapp:///x", "myapp:cb", "myapp:/cb", "https:/h.example/", "javascript://h/", "https://[::1]/",
+        "myapp://cb/../x", "1ab://cb",
+    ]
+
+    @Test func thePlainReadingTakesOnlyLinksTheGeneralRoadLeavesAsTheyAre() throws {
+        for link in Self.plainLinks {
+            #expect(try Self.readsPlainly(link), "\(link)")
+            #expect(try LinkURL(parsing: link).href == link, "\(link)")
+        }
+        for link in Self.nearMisses {
+            #expect((try? Self.readsPlainly(link)) != true, "\(link)")
+            let plain = Self.describe(Self.parse(link, tryPlain: true, tryVerbatim: true))
+            let written = Self.describe(Self.parse(link, tryPlain: false, tryVerbatim: false))
+            #expect(plain == written, "\(link)")
+        }
     }
 
     @Test func aSerialisedLinkKeepsItsInputStringAndOthersAreWritten() throws {
