@@ -42,14 +42,17 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
         var fragmentParametersStart: Int
     }
 
-    /// The serialisation and its layout, shared by every copy of the link (a copy is one retain).
+    /// The serialisation, its layout and its parameters, shared by every copy of the link (a copy is one retain).
     final class Storage: Sendable {
         let href: String
         let layout: Layout
+        let parameters: ParameterTable
 
-        init(href: String, layout: Layout) {
+        /// `bytes` are `href`'s.
+        init(href: String, layout: Layout, bytes: UnsafeBufferPointer<UInt8>) {
             self.href = href
             self.layout = layout
+            parameters = ParameterTable(bytes, layout)
         }
     }
 
@@ -59,8 +62,19 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     public var href: String { storage.href }
     var layout: Layout { storage.layout }
 
+    init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// A link whose `href` is `bytes` as a string.
+    init(href: String, bytes: UnsafeBufferPointer<UInt8>, layout: Layout) {
+        storage = Storage(href: href, layout: layout, bytes: bytes)
+    }
+
     init(href: String, layout: Layout) {
-        storage = Storage(href: href, layout: layout)
+        storage =
+            href.utf8.withContiguousStorageIfAvailable { Storage(href: href, layout: layout, bytes: $0) }
+            ?? Array(href.utf8).withUnsafeBufferPointer { Storage(href: href, layout: layout, bytes: $0) }
     }
 
     /// Parses `text` strictly.

@@ -26,7 +26,7 @@ enum LinkURLParser {
         guard !input.isEmpty else { throw .refused(.empty, part: .input, "the link is empty") }
         let scan = try InputScan(input)
         if tryPlain && !scan.needsEncoding, let layout = PlainLink.layout(input, scan) {
-            return LinkURL(href: original ?? String(decoding: input, as: UTF8.self), layout: layout)
+            return unchanged(input, original, layout)
         }
         if tryVerbatim && !scan.needsEncoding {
             // Most links are already serialised: walk them comparing instead of writing, and copy nothing.
@@ -34,7 +34,7 @@ enum LinkURLParser {
             do throws(RouteError) {
                 let layout = try serialise(input, scan, into: &check)
                 if !check.diverged && check.count == input.count {
-                    return LinkURL(href: original ?? String(decoding: input, as: UTF8.self), layout: layout)
+                    return unchanged(input, original, layout)
                 }
             } catch {
                 // A refusal met before the serialisation left the input names the input's own bytes.
@@ -57,6 +57,11 @@ enum LinkURLParser {
         if let failure { throw failure }
         guard let layout else { preconditionFailure("serialise either fails or lays the link out") }
         return LinkURL(href: href, layout: layout)
+    }
+
+    /// The link whose `href` is its input: `original` when given, else `input` as a string.
+    private static func unchanged(_ input: Bytes, _ original: String?, _ layout: LinkURL.Layout) -> LinkURL {
+        LinkURL(href: original ?? String(decoding: input, as: UTF8.self), bytes: input, layout: layout)
     }
 
     /// Writes the serialisation of `input` and returns where its parts stand.

@@ -94,6 +94,31 @@ import Testing
         #expect(refusal("myapp://cb?" + String(repeating: "&", count: 64))?.part == .parameters)
     }
 
+    @Test func readsParametersBeyondTheEighthAsTheFirstEight() throws {
+        // Eight parameters are kept inline, the rest in a list: both halves are read, compared and refused alike.
+        let pieces = (0..<20).map { "p\($0)=v\($0)%2B" }
+        let found = try parameters(
+            "myapp://cb?\(pieces[..<10].joined(separator: "&"))#\(pieces[10...].joined(separator: "&"))"
+        )
+        #expect(found.names == (0..<20).map { "p\($0)" })
+        #expect((0..<20).allSatisfy { found["p\($0)"] == "v\($0)+" })
+        #expect(found.part(of: "p9") == .query && found.part(of: "p10") == .fragment)
+        #expect(try parameters("myapp://cb?\(pieces.joined(separator: "&"))&p2=v2%2b&p15=v15%2B").count == 20)
+        #expect(
+            refusal("myapp://cb?\(pieces.joined(separator: "&"))&p%31%35=v15")
+                == LinkRefusal(.conflictingParameter, part: .query, "conflicting parameter 'p15'")
+        )
+        #expect(refusal("myapp://cb?\(pieces.joined(separator: "&"))&p3=x")?.reason == .conflictingParameter)
+    }
+
+    @Test func readsParametersFarIntoTheLongestSerialisation() throws {
+        // 12,000 quotes in the path are written as `%22`: the query starts 36,000 bytes into `href`.
+        let link = try LinkURL(parsing: "myapp://cb/" + String(repeating: "\"", count: 12_000) + "?a=1&b=%41#c=x+y")
+        let found = try link.parameters()
+        #expect(link.href.utf8.count > 36_000)
+        #expect(found.parameters.map { "\($0.name)=\($0.value)" } == ["a=1", "b=A", "c=x y"])
+    }
+
     @Test func refusesValuesThatAreNotUTF8() {
         #expect(refusal("myapp://cb?token=%FF%FE")?.reason == .invalidUTF8)
         #expect(refusal("myapp://cb#token=%C3")?.part == .fragment)

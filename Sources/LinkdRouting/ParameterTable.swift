@@ -1,0 +1,190 @@
+/// A link's parameters as places in its `href`, split once when the link is parsed and kept in the link's
+/// storage; ``LinkParameters`` reads them from there.
+///
+/// Each parameter is one 64-bit ``Entry``, and the first eight sit in one vector inside the table: reading the
+/// parameters of most links allocates nothing and retains nothing. Names and values are decoded when they are
+/// read; one that holds a `%` is decoded here too, once, to check that it is UTF-8 and to compare duplicates.
+struct ParameterTable: Sendable {
+    /// One parameter: where its piece starts, where its first `=` stands (its end when it has none) and where it
+    /// ends, as 16-bit offsets (`href` is at most three times the length limit long), and three flags.
+    struct Entry: Sendable, Hashable {
+        private let raw: UInt64
+
+        private static let fragmentBit: UInt64 = 1 << 48
+        private static let namePercentBit: UInt64 = 1 << 49
+        private static let valuePercentBit: UInt64 = 1 << 50
+
+        init(_ piece: Range<Int>, equals: Int, _ part: LinkPart, namePercent: Bool, valuePercent: Bool) {
+            var raw = UInt64(UInt16(piece.lowerBound)) | UInt64(UInt16(equals)) << 16
+            raw |= UInt64(UInt16(piece.upperBound)) << 32
+            if part == .fragment { raw |= Self.fragmentBit }
+            if namePercent { raw |= Self.namePercentBit }
+            if valuePercent { raw |= Self.valuePercentBit }
+            self.raw = raw
+        }
+
+        init(raw: UInt64) { self.raw = raw }
+
+        var packed: UInt64 { raw }
+        private var start: Int { Int(raw & 0xFFFF) }
+        private var equals: Int { Int(raw >> 16 & 0xFFFF) }
+        private var end: Int { Int(raw >> 32 & 0xFFFF) }
+
+        var name: Text { Text(range: start..<equals, hasPercent: raw & Self.namePercentBit != 0) }
+        var value: Text { Text(range: Swift.min(equals + 1, end)..<end, hasPercent: raw & Self.valuePercentBit != 0) }
+        var part: LinkPart { raw & Self.fragmentBit != 0 ? .fragment : .query }
+    }
+
+    /// A name or value: a range of `href`, in which `+` reads as a space and, when it holds a `%`, percent-escapes
+    /// are decoded.
+    struct Text {
+        let range: Range<Int>
+        let hasPercent: Bool
+
+        /// The decoded bytes.
+        func decoded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+            PercentEncoding.decode(bytes[range], plusAsSpace: true)
+        }
+
+        /// The decoded text (checked to be UTF-8 when the link was parsed).
+        func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+            if hasPercent { return String(decoding: decoded(bytes), as: UTF8.self) }
+            return String(
+                decoding: bytes[range].lazy.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 },
+                as: UTF8.self
+            )
+        }
+
+        /// Whether the text decodes to `text`.
+        func equals(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            if hasPercent { return decoded(bytes).elementsEqual(text.utf8) }
+            guard range.count == text.utf8.count else { return false }
+            return text.utf8.elementsEqual(bytes[range].lazy.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 })
+        }
+
+        /// Whether two texts decode to the same bytes.
+        func equals(_ other: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard hasPercent || other.hasPercent else {
+                // Without `%`, decoding only turns `+` into a space, and a raw link holds no space: equal bytes or not.
+                guard range.count == other.range.count else { return false }
+                let (left, right) = (range.lowerBound, other.range.lowerBound)
+                for offset in 0..<range.count where bytes[left + offset] != bytes[right + offset] { return false }
+                return true
+            }
+            return decoded(bytes) == other.decoded(bytes)
+        }
+    }
+
+    private static let inlineCapacity = 8
+
+    /// The number of distinct parameters.
+    private(set) var count = 0
+    private var inline = SIMD8<UInt64>()
+    private var overflow: [UInt64] = []
+    /// The first refusal, thrown by ``LinkURL/parameters()``.
+    private(set) var failure: LinkRefusal?
+    /// Every `&`-separated piece, empty ones included, for the limit of ``LinkParameters/maximumCount``.
+    private var pieceCount = 0
+
+    subscript(index: Int) -> Entry {
+        Entry(raw: index < Self.inlineCapacity ? inline[index] : overflow[index - Self.inlineCapacity])
+    }
+
+    /// Splits the query and the fragment parameters of a link laid out as `layout` in `bytes`, its `href`.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, _ layout: LinkURL.Layout) {
+        if let query = layout.queryRange { read(bytes, query, .query) }
+        if let fragment = layout.fragmentRange {
+            read(bytes, layout.fragmentParametersStart..<fragment.upperBound, .fragment)
+        }
+        if pieceCount > LinkParameters.maximumCount {
+            failure = LinkRefusal(
+                .tooManyParameters,
+                part: .parameters,
+                "the link has more than \(LinkParameters.maximumCount) parameters"
+            )
+        }
+    }
+
+    /// Splits one part in one pass: every piece is counted, and the first refusal is kept so that
+    /// `too_many_parameters` still wins over it.
+    private mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ part: LinkPart) {
+        guard !range.isEmpty else { return }
+        var start = range.lowerBound
+        var equals: Int?
+        var hasPercent = false
+        var marks = ByteMarks(bytes, range, UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "%"))
+        while let offset = marks.next() {
+            switch bytes[offset] {
+            case UInt8(ascii: "="):
+                if equals == nil { equals = offset }
+            case UInt8(ascii: "%"):
+                hasPercent = true
+            default:
+                take(bytes, start..<offset, equals: equals, part, hasPercent: hasPercent)
+                start = offset + 1
+                equals = nil
+                hasPercent = false
+            }
+        }
+        take(bytes, start..<range.upperBound, equals: equals, part, hasPercent: hasPercent)
+    }
+
+    /// Counts a piece, and adds it while nothing was refused and the count is within the limit.
+    private mutating func take(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ piece: Range<Int>,
+        equals: Int?,
+        _ part: LinkPart,
+        hasPercent: Bool
+    ) {
+        pieceCount += 1
+        guard failure == nil && pieceCount <= LinkParameters.maximumCount && !piece.isEmpty else { return }
+        let equals = equals ?? piece.upperBound
+        // An empty name (`=x`) is no parameter; a name with a `%` decodes to at least one byte.
+        guard equals > piece.lowerBound else { return }
+        let entry = Entry(
+            piece,
+            equals: equals,
+            part,
+            namePercent: hasPercent && bytes[piece.lowerBound..<equals].contains(UInt8(ascii: "%")),
+            valuePercent: hasPercent
+                && bytes[Swift.min(equals + 1, piece.upperBound)..<piece.upperBound].contains(
+                    UInt8(ascii: "%")
+                )
+        )
+        if hasPercent && !(Self.isUTF8(entry.name, bytes) && Self.isUTF8(entry.value, bytes)) {
+            failure = LinkRefusal(
+                .invalidUTF8,
+                part: part,
+                "a parameter in the \(part.rawValue) does not decode to UTF-8"
+            )
+            return
+        }
+        var existing = 0
+        while existing < count && !self[existing].name.equals(entry.name, bytes) { existing += 1 }
+        guard existing < count else {
+            append(entry)
+            return
+        }
+        if !self[existing].value.equals(entry.value, bytes) {
+            failure = LinkRefusal(
+                .conflictingParameter,
+                part: part,
+                "conflicting parameter '\(entry.name.string(bytes))'"
+            )
+        }
+    }
+
+    private static func isUTF8(_ text: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !text.hasPercent || String(validating: text.decoded(bytes), as: UTF8.self) != nil
+    }
+
+    private mutating func append(_ entry: Entry) {
+        if count < Self.inlineCapacity {
+            inline[count] = entry.packed
+        } else {
+            overflow.append(entry.packed)
+        }
+        count += 1
+    }
+}
