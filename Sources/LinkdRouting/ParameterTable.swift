@@ -6,8 +6,8 @@
 /// read; one that holds a `%` is decoded here too, once, to check that it is UTF-8 and to compare duplicates.
 struct ParameterTable: Sendable {
     /// One parameter: where its piece starts, where its first `=` stands (its end when it has none) and where it
-    /// ends, as 16-bit offsets (percent-encoding at most triples the 16,384 bytes of a link, and a host grows by fewer than
-    /// 48: `href` stays below 65,536 bytes), and three flags.
+    /// ends, as 16-bit offsets, and three flags. (Percent-encoding at most triples the 16,384 bytes of a link and a
+    /// host grows by fewer than 48, so `href` stays below 65,536 bytes.)
     struct Entry: Sendable, Hashable {
         private let raw: UInt64
 
