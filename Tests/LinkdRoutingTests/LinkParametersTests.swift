@@ -85,6 +85,15 @@ import Testing
         #expect(refusal("myapp://cb?t=a+b&t=a%2Bb")?.reason == .conflictingParameter)
     }
 
+    @Test func aRefusalOfTheParametersIsNotARefusalOfTheLink() throws {
+        // The parser splits the parameters, but only asking for them refuses the link.
+        for text in ["myapp://cb?a=1&a=2", "myapp://cb#t=%FF", "myapp://cb?" + String(repeating: "&", count: 64)] {
+            let link = try LinkURL(parsing: text)
+            #expect(link.href == text)
+            #expect(throws: RouteError.self) { try link.parameters() }
+        }
+    }
+
     @Test func countsEveryPieceTowardsTheLimit() throws {
         let sixtyFour = (0..<32).map { "q\($0)=1" }.joined(separator: "&")
         let fragment = (0..<32).map { "f\($0)=1" }.joined(separator: "&")
