@@ -26,8 +26,11 @@ struct ByteKeyTable: Sendable {
         var hash = mix(0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: Int64(owner))) ^ UInt64(bytes.count)
         guard let base = UnsafeRawPointer(bytes.baseAddress) else { return mix(hash) }
         var offset = 0
+        // One multiply per eight bytes and the full mix once at the end: the keys are the router's own patterns,
+        // which a link can only look up, so the table needs spread, not resistance to chosen collisions.
         while offset + 8 <= bytes.count {
-            hash = mix(hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= hash >> 29
             offset += 8
         }
         var tail: UInt64 = 0
@@ -75,14 +78,27 @@ struct ByteKeyTable: Sendable {
     }
 
     /// Whether the stored bytes from `start` begin with `key`.
-    private static func equal(
+    static func equal(
         _ stored: UnsafeBufferPointer<UInt8>,
         from start: Int,
         _ key: UnsafeBufferPointer<UInt8>
     )
         -> Bool
     {
-        for offset in 0..<key.count where stored[start + offset] != key[offset] { return false }
+        precondition(start + key.count <= stored.count, "a slot's key lies within the stored bytes")
+        var offset = 0
+        if let storedBase = UnsafeRawPointer(stored.baseAddress), let keyBase = UnsafeRawPointer(key.baseAddress) {
+            // Eight bytes at a time.
+            while offset + 8 <= key.count {
+                let left = storedBase.loadUnaligned(fromByteOffset: start + offset, as: UInt64.self)
+                guard left == keyBase.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                offset += 8
+            }
+        }
+        while offset < key.count {
+            guard stored[start + offset] == key[offset] else { return false }
+            offset += 1
+        }
         return true
     }
 
