@@ -41,6 +41,11 @@ public struct LinkParameters: Sendable, Hashable, Sequence {
         storage = link.storage
     }
 
+    /// The parameters of `link`, whose table holds no refusal (``init(of:)`` was called on it before).
+    init(checked link: LinkURL) {
+        storage = link.storage
+    }
+
     /// Calls `body` with the table and `href`'s bytes; `nil` for no parameters at all.
     private func withTable<Result>(_ body: (ParameterTable, UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         guard let storage else { return nil }

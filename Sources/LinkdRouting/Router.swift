@@ -66,20 +66,20 @@ public struct Router<Route: Sendable>: Sendable {
     ///   ``RouteError/unmatched(_:)`` with the nearest candidates when no pattern matches.
     @inlinable
     public func route(_ link: LinkURL) throws(RouteError) -> Route {
-        let parameters = try link.parameters()
+        _ = try link.parameters()  // a link whose parameters are refused goes no further
         let inDeclarationOrder = precedence == .declarationOrder
-        var failures: [Int: LinkRefusal] = [:]
+        var failures: [(entry: Int, refusal: LinkRefusal)] = []
         var index = 0
         while let candidate = try trie.candidate(index, for: link, inDeclarationOrder: inDeclarationOrder) {
-            let match = RouteMatch(link, candidate, pattern: entries[candidate.entry].pattern, parameters: parameters)
+            let match = RouteMatch(link, candidate, pattern: entries[candidate.entry].pattern)
             do {
                 return try entries[candidate.entry].build(match)
             } catch {
-                failures[candidate.entry] = error.builderRefusal
+                failures.append((candidate.entry, error.builderRefusal))
             }
             index += 1
         }
-        throw unmatched(link, failures: failures)
+        throw unmatched(link, failures: Dictionary(failures, uniquingKeysWith: { first, _ in first }))
     }
 
     /// What `route` throws when no builder gave a route: the first refusal that is the link's fault (not its
