@@ -1,8 +1,9 @@
 /// The strict parser behind ``LinkURL``: the WHATWG basic URL parser for absolute URLs without a base, with the
 /// refusals of DESIGN.md §3 in place of the standard's error recovery.
 ///
-/// It reads the input once (``InputScan``), then writes the serialisation into one buffer, noting where each part
-/// stands.
+/// It reads the input once (``InputScan``); a plain link is then laid out straight from its bytes (``PlainLink``),
+/// any other is serialised into one buffer (or, when it may be its own serialisation, compared with itself),
+/// noting where each part stands.
 enum LinkURLParser {
     typealias Bytes = UnsafeBufferPointer<UInt8>
     private static let colon = UInt8(ascii: ":")
