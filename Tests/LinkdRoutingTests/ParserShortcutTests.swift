@@ -105,6 +105,42 @@ import Testing
         }
     }
 
+    /// 6,000 links put together from pieces on either side of each rule of the plain reading (scheme case and
+    /// characters, `//`, labels, `xn--`, numbers, ports, dot segments, `?` and `#`), the same on every road.
+    @Test func assembledLinksReadTheSameOnEveryRoad() {
+        // Plain pieces come more often, so that a few hundred links are plain and the rest miss by one rule or more.
+        let schemes = ["https", "myapp", "https", "myapp", "http", "ws", "a+b.c-d", "HTTPS", "javascript", "Myapp"]
+        let separators = ["://", "://", "://", "://", "://", ":/", ":", ":///"]
+        let labels = [
+            "a", "h9", "example", "com", "a-b", "a", "h9", "example", "xn--p1ai", "xn--", "xn--a-", "xn-a", "0x1", "12",
+            "B", "", "-a", "a_b", "%41", "x@y",
+        ]
+        let ports = ["", "", "", "", "", "", ":8080", ":", ":0", ":80", ":443", ":0443", ":65535", ":65536", ":99999x"]
+        let segments = ["", "a", "reset", "a.", "a=b", "a", "reset", ".", "..", "%2e", ".a", "%41"]
+        let tails = ["", "?", "?a=1&b", "#", "#x=1", "?q#f", "#/#t=1", "?a#b#c", "?%41=%42"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func pick(_ options: [String]) -> String {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return options[Int(state % UInt64(options.count))]
+        }
+        var disagreements: [String] = []
+        var plain = 0
+        for _ in 0..<6_000 {
+            let host = (0..<(1 + Int(state % 3))).map { _ in pick(labels) }.joined(separator: ".")
+            let path = (0..<Int(state % 3)).map { _ in "/" + pick(segments) }.joined()
+            let link = pick(schemes) + pick(separators) + host + pick(ports) + path + pick(tails)
+            if (try? Self.readsPlainly(link)) == true { plain += 1 }
+            let written = Self.describe(Self.parse(link, tryPlain: false, tryVerbatim: false))
+            if Self.describe(Self.parse(link, tryPlain: true, tryVerbatim: true)) != written {
+                disagreements.append(link)
+            }
+        }
+        #expect(disagreements == [])
+        #expect(plain > 200)  // the plain reading is really taken, not only refused
+    }
+
     @Test func aSerialisedLinkKeepsItsInputStringAndOthersAreWritten() throws {
         func sharesStorage(_ input: String) throws -> Bool {
             let link = try LinkURL(parsing: input)
