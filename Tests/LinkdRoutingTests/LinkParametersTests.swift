@@ -128,6 +128,104 @@ import Testing
         #expect(found.parameters.map { "\($0.name)=\($0.value)" } == ["a=1", "b=A", "c=x y"])
     }
 
+    /// DESIGN.md §3 "Parameters" written out plainly, one piece at a time: the reference the table is compared with.
+    private static func reference(query: String?, fragment: String?) -> String {
+        func decode(_ text: Substring) -> String? {
+            var bytes: [UInt8] = []
+            var rest = Array(text.utf8)[...]
+            while let byte = rest.popFirst() {
+                if byte == UInt8(ascii: "%"), rest.count >= 2,
+                    let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16)
+                {
+                    bytes.append(value)
+                    rest = rest.dropFirst(2)
+                } else {
+                    bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+                }
+            }
+            return String(validating: bytes, as: UTF8.self)
+        }
+        var found: [(name: String, value: String)] = []
+        var failure: LinkRefusal?
+        var pieceCount = 0
+        let parts: [(String?, LinkPart)] = [
+            (query, .query),
+            (fragment.map { String($0.split(separator: "#", omittingEmptySubsequences: false).last ?? "") }, .fragment),
+        ]
+        for case (let text?, let part) in parts where !text.isEmpty {
+            for piece in text.split(separator: "&", omittingEmptySubsequences: false) {
+                pieceCount += 1
+                guard failure == nil, pieceCount <= LinkParameters.maximumCount, !piece.isEmpty else { continue }
+                let name = piece.prefix { $0 != "=" }
+                guard !name.isEmpty else { continue }
+                let value = piece.dropFirst(name.count + 1)
+                guard let name = decode(name), let value = decode(value) else {
+                    failure = LinkRefusal(
+                        .invalidUTF8,
+                        part: part,
+                        "a parameter in the \(part.rawValue) does not decode to UTF-8"
+                    )
+                    continue
+                }
+                if let existing = found.first(where: { $0.name == name }) {
+                    if existing.value != value {
+                        failure = LinkRefusal(.conflictingParameter, part: part, "conflicting parameter '\(name)'")
+                    }
+                } else {
+                    found.append((name, value))
+                }
+            }
+        }
+        if pieceCount > LinkParameters.maximumCount {
+            return Self.outcome(
+                LinkRefusal(.tooManyParameters, part: .parameters, "the link has more than 64 parameters")
+            )
+        }
+        if let failure { return Self.outcome(failure) }
+        return found.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+    }
+
+    private static func outcome(_ refusal: LinkRefusal) -> String {
+        "refused \(refusal.reason) \(refusal.part) \(refusal.message)"
+    }
+
+    @Test func agreesWithTheRuleWrittenOutPlainlyOnAssembledLinks() throws {
+        let pieces = [
+            "a", "b", "code", "=", "=", "&", "&", "&a=", "&b=", "=1", "=2", "+", "x", "%41", "%2B", "%26", "%3D",
+            "%C3%A9", "~", "%FF",
+        ]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func text(_ length: Int) -> String {
+            (0..<length).map { _ in
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                return pieces[Int(state % UInt64(pieces.count))]
+            }.joined()
+        }
+        var outcomes: Set<String> = []
+        for round in 0..<3_000 {
+            let query = round % 3 == 0 ? nil : text(Int(state % 12))
+            // Every eleventh link carries 50 to 69 more pieces, so that some cross the limit of 64.
+            let many = round % 11 == 0 ? String(repeating: "&z=1", count: 50 + Int(state % 20)) : ""
+            let fragment = round % 5 == 0 ? nil : (round % 7 == 0 ? "/#" : "") + text(Int(state % 40)) + many
+            let link = try LinkURL(
+                parsing: "myapp://cb" + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
+            )
+            let actual: String
+            do {
+                actual = try link.parameters().parameters.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+            } catch {
+                actual = error.refusal.map(Self.outcome) ?? "\(error)"
+            }
+            let expected = Self.reference(query: link.query, fragment: link.fragment)
+            #expect(actual == expected, "\(link.href)")
+            outcomes.insert(expected.hasPrefix("refused") ? String(expected.split(separator: " ")[1]) : "read")
+        }
+        // Parameters read, and each of the three refusals, all met.
+        #expect(outcomes == ["read", "invalidUTF8", "conflictingParameter", "tooManyParameters"])
+    }
+
     @Test func refusesValuesThatAreNotUTF8() {
         #expect(refusal("myapp://cb?token=%FF%FE")?.reason == .invalidUTF8)
         #expect(refusal("myapp://cb#token=%C3")?.part == .fragment)
