@@ -26,13 +26,19 @@ final class ScriptedPasswords: PasswordSource {
 /// The whole reset against the doubles: which requests go out in which order, which are retried, and how each
 /// refusal ends.
 @Suite struct ResetRunnerTests {
+    /// A GoTrue double whose one user, ada@example.com, has the password `old-password`.
+    private func doubleWithAda() throws -> GoTrueDouble {
+        let double = try GoTrueDouble()
+        double.addUser(email: "ada@example.com", password: "old-password")
+        return double
+    }
+
     private func supabase(_ double: GoTrueDouble) -> ResetBackend {
         .supabase(GoTrueClient(url: double.baseURL, apiKey: GoTrueDouble.apiKey, transport: CurlTransport()))
     }
 
     @Test func aRecoveryLinkChangesThePasswordAndSignsTheLinksSessionOut() async throws {
-        let double = try GoTrueDouble()
-        double.addUser(email: "ada@example.com", password: "old-password")
+        let double = try doubleWithAda()
         let link = try #require(double.recoverySession(for: "ada@example.com"))
         let sent = Atomic<Int>(0)
         let runner = ResetRunner(
@@ -66,8 +72,7 @@ final class ScriptedPasswords: PasswordSource {
     }
 
     @Test func aWeakPasswordIsAskedAgainWithTheReasonsAndASourceThatCannotAskEndsIt() async throws {
-        let double = try GoTrueDouble()
-        double.addUser(email: "ada@example.com", password: "old-password")
+        let double = try doubleWithAda()
         let link = try #require(double.recoverySession(for: "ada@example.com"))
         let material = ResetMaterial.supabaseSession(
             accessToken: Secret(link.accessToken),
@@ -102,8 +107,7 @@ final class ScriptedPasswords: PasswordSource {
     }
 
     @Test func aSourceThatKeepsGivingRefusedPasswordsIsStoppedAfterFive() async throws {
-        let double = try GoTrueDouble()
-        double.addUser(email: "ada@example.com", password: "old-password")
+        let double = try doubleWithAda()
         let link = try #require(double.recoverySession(for: "ada@example.com"))
         let stubborn = ScriptedPasswords(Array(repeating: "abc", count: 7))
         let result = await ResetRunner(
@@ -121,8 +125,7 @@ final class ScriptedPasswords: PasswordSource {
     }
 
     @Test func anExpiredAccessTokenIsRefreshedBeforeThePasswordIsSet() async throws {
-        let double = try GoTrueDouble()
-        double.addUser(email: "ada@example.com", password: "old-password")
+        let double = try doubleWithAda()
         let link = try #require(double.recoverySession(for: "ada@example.com", expiresIn: 10))
         double.advanceClock(by: 60)  // expired by the backend's clock only: GET /user says bad_jwt
         let runner = ResetRunner(
@@ -143,8 +146,7 @@ final class ScriptedPasswords: PasswordSource {
     }
 
     @Test func requestsBeforeThePasswordAreRetriedAndThePasswordRequestNever() async throws {
-        let double = try GoTrueDouble()
-        double.addUser(email: "ada@example.com", password: "old-password")
+        let double = try doubleWithAda()
         let hash = try #require(double.recoveryTokenHash(for: "ada@example.com"))
         double.failNext(2, status: 503)
         let runner = ResetRunner(
@@ -171,8 +173,7 @@ final class ScriptedPasswords: PasswordSource {
     }
 
     @Test func aBackendThatIsDownOrKeepsFailingEndsWithItsExitCode() async throws {
-        let double = try GoTrueDouble()
-        double.addUser(email: "ada@example.com", password: "old-password")
+        let double = try doubleWithAda()
         let hash = try #require(double.recoveryTokenHash(for: "ada@example.com"))
         double.failNext(3, status: 502)
         let failing = await ResetRunner(
@@ -201,8 +202,7 @@ final class ScriptedPasswords: PasswordSource {
     }
 
     @Test func thePKCELoopFromTheRequestToTheChangedPassword() async throws {
-        let double = try GoTrueDouble()
-        double.addUser(email: "ada@example.com", password: "old-password")
+        let double = try doubleWithAda()
         let client = GoTrueClient(url: double.baseURL, apiKey: GoTrueDouble.apiKey, transport: CurlTransport())
         let verifier = PKCE.makeVerifier()
         try await client.recover(
@@ -250,8 +250,7 @@ final class ScriptedPasswords: PasswordSource {
     }
 
     @Test func nothingIsSentWhenTheSendCannotBeRecordedOrNoPasswordComes() async throws {
-        let double = try GoTrueDouble()
-        double.addUser(email: "ada@example.com", password: "old-password")
+        let double = try doubleWithAda()
         let link = try #require(double.recoverySession(for: "ada@example.com"))
         let material = ResetMaterial.supabaseSession(
             accessToken: Secret(link.accessToken),
