@@ -79,21 +79,40 @@ struct InputScan {
         // Most bytes of a link are token characters: test them sixteen at a time, and look only at the bytes a
         // block's test picked out.
         while index + 16 <= count {
-            let hits = Self.hits(base.loadUnaligned(fromByteOffset: index, as: Lanes.self))
-            for half in 0..<2 {
-                var word = hits[half]
-                while word != 0 {
-                    let bit = word.trailingZeroBitCount & ~7
-                    let offset = index + half * 8 + bit >> 3
-                    note(Self.classify(input[offset]), at: offset, in: input)
-                    word &= ~(0xFF << UInt64(bit))
-                }
-            }
+            noteHits(Self.hits(base.loadUnaligned(fromByteOffset: index, as: Lanes.self)), block: index, in: input)
             index += 16
+        }
+        guard index < count else { return }
+        if count >= 16 {
+            // The last sixteen bytes, read again from where the blocks left off.
+            let block = count - 16
+            noteHits(Self.hits(base.loadUnaligned(fromByteOffset: block, as: Lanes.self)), block: block, in: input) {
+                $0 >= index
+            }
+            return
         }
         while index < count {
             note(Self.classify(input[index]), at: index, in: input)
             index += 1
+        }
+    }
+
+    /// Notes the bytes the test of the block at `block` picked out, those at offsets `isNew` accepts.
+    @inline(__always)
+    private mutating func noteHits(
+        _ hits: SIMD2<UInt64>,
+        block: Int,
+        in input: UnsafeBufferPointer<UInt8>,
+        isNew: (Int) -> Bool = { _ in true }
+    ) {
+        for half in 0..<2 {
+            var word = hits[half]
+            while word != 0 {
+                let bit = word.trailingZeroBitCount & ~7
+                let offset = block + half * 8 + bit >> 3
+                if isNew(offset) { note(Self.classify(input[offset]), at: offset, in: input) }
+                word &= ~(0xFF << UInt64(bit))
+            }
         }
     }
 
