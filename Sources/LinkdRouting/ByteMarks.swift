@@ -1,74 +1,56 @@
-/// The offsets of three chosen byte values in a range of a link's serialisation, in order, found sixteen bytes
-/// at a time: one pass that splits parameters at `&`, names from values at `=` and notes `%`.
-struct ByteMarks {
+/// Where `&`, `=` and `%` stand among sixteen bytes of a link's serialisation, as one bit each: what splits
+/// parameters at `&`, names from values at `=`, and tells which hold an escape.
+enum ByteMarks {
     private typealias Lanes = SIMD16<Int8>
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let end: Int
-    private let targets: (Lanes, Lanes, Lanes)
-    /// Where the current block of sixteen starts.
-    private var blockStart: Int
-    /// The marked offsets of the current block not yet returned, one bit each.
-    private var mask: UInt32 = 0
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ first: UInt8, _ second: UInt8, _ third: UInt8) {
-        self.bytes = bytes
-        end = range.upperBound
-        targets = (
-            Lanes(repeating: Int8(bitPattern: first)), Lanes(repeating: Int8(bitPattern: second)),
-            Lanes(repeating: Int8(bitPattern: third))
-        )
-        blockStart = range.lowerBound
-        mask = blockMask(at: blockStart)
+    /// One bit for each byte from `start` up to `start + 16` (and before `end`) that is `&`, `=` or `%`; bit 0 is
+    /// `start`. `bytes` must hold at least sixteen bytes when `start + 16` passes `end`.
+    @inline(__always)
+    static func mask(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int) -> UInt32 {
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return 0 }
+        if start + 16 <= end { return mask(base, at: start) }
+        // The last sixteen bytes before `end` are in the buffer: read them, and drop those before `start`.
+        return mask(base, at: end - 16) >> UInt32(start - (end - 16))
     }
 
-    /// The next marked offset, or `nil` at the end of the range.
-    mutating func next() -> Int? {
-        if mask == 0 {
-            // Skip unmarked blocks in a loop that keeps everything in registers.
-            var start = blockStart + 16
-            if let base = UnsafeRawPointer(bytes.baseAddress) {
-                let (first, second, third) = targets
-                while start + 16 <= end {
-                    let lanes = base.loadUnaligned(fromByteOffset: start, as: Lanes.self)
-                    let hit = (lanes .== first) .| (lanes .== second) .| (lanes .== third)
-                    let words = unsafeBitCast(hit, to: SIMD2<UInt64>.self)
-                    if words[0] | words[1] != 0 { break }
-                    start += 16
-                }
-            }
-            blockStart = start
-            guard start < end else { return nil }
-            mask = blockMask(at: start)
-            if mask == 0 { return nil }  // only the last, partial block can be unmarked here
-        }
-        let offset = blockStart + mask.trailingZeroBitCount
-        mask &= mask - 1
-        return offset
-    }
-
-    /// One bit for each of the (up to) sixteen bytes from `start` that is a target.
-    private func blockMask(at start: Int) -> UInt32 {
-        guard start + 16 <= end, let base = UnsafeRawPointer(bytes.baseAddress) else {
-            var mask: UInt32 = 0
-            for offset in start..<Swift.min(start + 16, end) where isTarget(bytes[offset]) {
+    /// One bit for each of the bytes before `end` from `start` (fewer than sixteen) that is `&`, `=` or `%`: for a
+    /// buffer shorter than sixteen bytes.
+    static func shortMask(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int) -> UInt32 {
+        var mask: UInt32 = 0
+        for offset in start..<end {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "&") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "%") {
                 mask |= 1 << UInt32(offset - start)
             }
-            return mask
         }
-        let lanes = base.loadUnaligned(fromByteOffset: start, as: Lanes.self)
-        let hit = (lanes .== targets.0) .| (lanes .== targets.1) .| (lanes .== targets.2)
-        let words = unsafeBitCast(hit, to: SIMD2<UInt64>.self)
-        guard words[0] | words[1] != 0 else { return 0 }
-        return UInt32(Self.compress(words[0])) | UInt32(Self.compress(words[1])) << 8
+        return mask
     }
 
-    private func isTarget(_ byte: UInt8) -> Bool {
-        let lane = Int8(bitPattern: byte)
-        return lane == targets.0[0] || lane == targets.1[0] || lane == targets.2[0]
+    /// Whether none of the sixteen bytes at `start` is marked: the test of the loop that skips token characters.
+    @inline(__always)
+    static func isClear(_ base: UnsafeRawPointer, at start: Int) -> Bool {
+        let words = hits(base.loadUnaligned(fromByteOffset: start, as: Lanes.self))
+        return words[0] | words[1] == 0
+    }
+
+    @inline(__always)
+    private static func mask(_ base: UnsafeRawPointer, at start: Int) -> UInt32 {
+        let words = hits(base.loadUnaligned(fromByteOffset: start, as: Lanes.self))
+        guard words[0] | words[1] != 0 else { return 0 }
+        return UInt32(compress(words[0])) | UInt32(compress(words[1])) << 8
+    }
+
+    /// The marked lanes as 0xFF bytes in two words.
+    @inline(__always)
+    private static func hits(_ lanes: Lanes) -> SIMD2<UInt64> {
+        let ampersand = lanes .== Lanes(repeating: Int8(bitPattern: UInt8(ascii: "&")))
+        let equals = lanes .== Lanes(repeating: Int8(bitPattern: UInt8(ascii: "=")))
+        let percent = lanes .== Lanes(repeating: Int8(bitPattern: UInt8(ascii: "%")))
+        return unsafeBitCast(ampersand .| equals .| percent, to: SIMD2<UInt64>.self)
     }
 
     /// The top bit of each of a word's eight bytes, as eight bits (byte 0 → bit 0).
+    @inline(__always)
     private static func compress(_ word: UInt64) -> UInt64 {
         ((word & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) >> 56
     }

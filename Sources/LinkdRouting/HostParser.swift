@@ -23,7 +23,7 @@ enum HostParser {
         case .domain: return .domain
         case .opaque: return .opaque
         case .ipv4(let address): return .ipv4(address)
-        case .ipv6(let address): return .ipv6(address)
+        case .ipv6: return .ipv6
         }
     }
 

@@ -1,12 +1,15 @@
 /// An IPv6 address read by the WHATWG IPv6 parser and written by its serialiser.
 public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
+    /// The eight pieces, kept in a vector so that a link's layout holds no reference.
+    private let vector: SIMD8<UInt16>
+
     /// The eight 16-bit pieces, most significant first.
-    public let pieces: [UInt16]
+    public var pieces: [UInt16] { (0..<8).map { vector[$0] } }
 
     /// Reads the text between `[` and `]`; `nil` when the standard's IPv6 parser fails on it.
     init?(_ input: ArraySlice<UInt8>) {
         guard let pieces = Self.parse(Array(input)) else { return nil }
-        self.pieces = pieces
+        vector = SIMD8(pieces)
     }
 
     /// The WHATWG IPv6 parser, one state machine, kept as the standard writes it.
@@ -106,6 +109,7 @@ public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
 
     /// The compressed form the standard serialises (`::1`, `2001:db8::ff00:42:8329`), without brackets.
     public var description: String {
+        let pieces = pieces
         var compress: Int?
         var longest = 1
         var index = 0

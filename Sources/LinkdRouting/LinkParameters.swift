@@ -36,19 +36,15 @@ public struct LinkParameters: Sendable, Hashable, Sequence {
     /// The parameters of `link`, split when it was parsed.
     ///
     /// - Throws: `too_many_parameters`, `conflicting_parameter` (naming the parameter) or `invalid_utf8`.
+    @usableFromInline
     init(of link: LinkURL) throws(RouteError) {
-        if let failure = link.storage.parameters.failure { throw .refused(failure) }
-        storage = link.storage
-    }
-
-    /// The parameters of `link`, whose table holds no refusal (``init(of:)`` was called on it before).
-    init(checked link: LinkURL) {
+        if let failure = link.storage.parameters.failure { throw .refused(link.withBytes { failure.refusal($0) }) }
         storage = link.storage
     }
 
     /// Calls `body` with the table and `href`'s bytes; `nil` for no parameters at all.
     private func withTable<Result>(_ body: (ParameterTable, UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        guard let storage else { return nil }
+        guard let storage, storage.parameters.count > 0 else { return nil }
         return LinkURL(storage: storage).withBytes { body(storage.parameters, $0) }
     }
 

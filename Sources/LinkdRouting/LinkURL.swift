@@ -3,8 +3,9 @@
 ///
 /// Build one with ``init(parsing:)-(String)``; every refusal is a ``RouteError/refused(_:)`` naming the reason and
 /// the part. The properties named like the URL API (``href``, ``protocol``, ``hostname``, ``pathname`` …) return
-/// exactly what a browser's `URL` object returns for the same input. A link is stored as its serialisation and
-/// the offsets of its parts; a link that is already in its serialised form keeps its input string as `href`.
+/// exactly what a browser's `URL` object returns for the same input. A link is stored as its serialisation, the
+/// offsets of its parts and its parameters, split as it is parsed; a link that is already in its serialised form
+/// keeps its input string as `href`.
 ///
 /// ```swift
 /// let link = try LinkURL(parsing: "myapp://reset#access_token=…&type=recovery")
@@ -22,27 +23,98 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     static let specialSchemes: [String: UInt16] = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21]
 
     /// Where each part stands in ``href``, as UTF-8 offsets.
+    ///
+    /// The offsets are kept in 16 bits (`href` stays below 65,536 bytes: percent-encoding at most triples the
+    /// 16,384 bytes of a link and a host grows by fewer than 48) and nothing here is a reference, so that a link is
+    /// small and copied without retains beyond its `href`.
     struct Layout: Sendable {
-        enum HostKind: Sendable {
+        enum HostKind: Sendable, Equatable {
             case domain
             case opaque
             case ipv4(UInt32)
-            case ipv6(IPv6Address)
+            /// An IPv6 address, read again from `href` when asked for.
+            case ipv6
         }
 
-        var schemeEnd: Int
-        var hostKind: HostKind?
-        var hostRange: Range<Int>
-        var port: UInt16?
-        var pathRange: Range<Int>
-        var hasOpaquePath: Bool
-        var queryRange: Range<Int>?
-        var fragmentRange: Range<Int>?
+        private let scheme: UInt16
+        private let hostStart: UInt16
+        private let hostEnd: UInt16
+        private let pathStart: UInt16
+        private let pathEnd: UInt16
+        private let queryStart: UInt16
+        private let queryEnd: UInt16
+        private let fragmentStart: UInt16
+        private let fragmentEnd: UInt16
+        private let parametersStart: UInt16
+        private let portValue: UInt16
+        private let flags: UInt8
+        private let hostCode: UInt8
+        private let ipv4: UInt32
+
+        private static let hasPortFlag: UInt8 = 1
+        private static let opaquePathFlag: UInt8 = 2
+        private static let hasQueryFlag: UInt8 = 4
+        private static let hasFragmentFlag: UInt8 = 8
+
+        init(
+            schemeEnd: Int,
+            hostKind: HostKind?,
+            hostRange: Range<Int>,
+            port: UInt16?,
+            pathRange: Range<Int>,
+            hasOpaquePath: Bool,
+            queryRange: Range<Int>?,
+            fragmentRange: Range<Int>?,
+            fragmentParametersStart: Int
+        ) {
+            scheme = UInt16(schemeEnd)
+            (hostStart, hostEnd) = (UInt16(hostRange.lowerBound), UInt16(hostRange.upperBound))
+            (pathStart, pathEnd) = (UInt16(pathRange.lowerBound), UInt16(pathRange.upperBound))
+            (queryStart, queryEnd) = (UInt16(queryRange?.lowerBound ?? 0), UInt16(queryRange?.upperBound ?? 0))
+            (fragmentStart, fragmentEnd) = (
+                UInt16(fragmentRange?.lowerBound ?? 0), UInt16(fragmentRange?.upperBound ?? 0)
+            )
+            parametersStart = UInt16(fragmentParametersStart)
+            portValue = port ?? 0
+            var flags: UInt8 = port == nil ? 0 : Self.hasPortFlag
+            if hasOpaquePath { flags |= Self.opaquePathFlag }
+            if queryRange != nil { flags |= Self.hasQueryFlag }
+            if fragmentRange != nil { flags |= Self.hasFragmentFlag }
+            self.flags = flags
+            switch hostKind {
+            case nil: (hostCode, ipv4) = (0, 0)
+            case .domain: (hostCode, ipv4) = (1, 0)
+            case .opaque: (hostCode, ipv4) = (2, 0)
+            case .ipv4(let address): (hostCode, ipv4) = (3, address)
+            case .ipv6: (hostCode, ipv4) = (4, 0)
+            }
+        }
+
+        var schemeEnd: Int { Int(scheme) }
+        var hostKind: HostKind? {
+            switch hostCode {
+            case 0: nil
+            case 1: .domain
+            case 2: .opaque
+            case 3: .ipv4(ipv4)
+            default: .ipv6
+            }
+        }
+        var hostRange: Range<Int> { Int(hostStart)..<Int(hostEnd) }
+        var port: UInt16? { flags & Self.hasPortFlag != 0 ? portValue : nil }
+        var pathRange: Range<Int> { Int(pathStart)..<Int(pathEnd) }
+        var hasOpaquePath: Bool { flags & Self.opaquePathFlag != 0 }
+        var queryRange: Range<Int>? { flags & Self.hasQueryFlag != 0 ? Int(queryStart)..<Int(queryEnd) : nil }
+        var fragmentRange: Range<Int>? {
+            flags & Self.hasFragmentFlag != 0 ? Int(fragmentStart)..<Int(fragmentEnd) : nil
+        }
         /// Where the fragment's parameters start: after its last `#`.
-        var fragmentParametersStart: Int
+        var fragmentParametersStart: Int { Int(parametersStart) }
     }
 
-    /// The serialisation, its layout and its parameters, shared by every copy of the link (a copy is one retain).
+    /// The serialisation, its layout and its parameters, shared by every copy of the link (a copy is one
+    /// retain). Layout and table hold no reference but the table's list beyond eight entries: building one copies
+    /// a few words, and freeing one releases `href`.
     final class Storage: Sendable {
         let href: String
         let layout: Layout
@@ -60,15 +132,16 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The serialised link, as the URL API's `href`.
     public var href: String { storage.href }
+    /// Where each part stands in `href`.
     var layout: Layout { storage.layout }
-
-    init(storage: Storage) {
-        self.storage = storage
-    }
 
     /// A link whose `href` is `bytes` as a string.
     init(href: String, bytes: UnsafeBufferPointer<UInt8>, layout: Layout) {
         storage = Storage(href: href, layout: layout, bytes: bytes)
+    }
+
+    init(storage: Storage) {
+        self.storage = storage
     }
 
     init(href: String, layout: Layout) {
@@ -86,11 +159,10 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
         var contiguous = text
         contiguous.makeContiguousUTF8()
         let original = contiguous
-        // `withUTF8` rethrows untyped errors; carry the typed one out in a `Result`.
-        let result = contiguous.withUTF8 { bytes in
-            Result { () throws(RouteError) in try LinkURLParser.parse(bytes, original: original) }
+        // A span's pointer carries the typed error through (`withUTF8` would make it untyped).
+        self = try contiguous.utf8.span.withUnsafeBufferPointer { (bytes) throws(RouteError) in
+            try LinkURLParser.parse(bytes, original: original)
         }
-        self = try result.get()
     }
 
     /// Parses raw bytes strictly; bytes that are not UTF-8 are refused as `invalid_utf8`.
@@ -127,7 +199,9 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
         case .domain: .domain(String(text(layout.hostRange)))
         case .opaque: .opaque(String(text(layout.hostRange)))
         case .ipv4(let address): .ipv4(address)
-        case .ipv6(let address): .ipv6(address)
+        case .ipv6:
+            // `href` holds the address as the standard serialises it, in brackets.
+            IPv6Address(Array(text(layout.hostRange).utf8.dropFirst().dropLast())[...]).map { .ipv6($0) }
         }
     }
     /// The port, or `nil` when it is absent or the scheme's default.

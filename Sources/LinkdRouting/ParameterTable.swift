@@ -1,9 +1,10 @@
-/// A link's parameters as places in its `href`, split once when the link is parsed and kept in the link's
-/// storage; ``LinkParameters`` reads them from there.
+/// A link's parameters as places in its `href`, split in one pass over its query and fragment when the link is
+/// parsed, and kept in the link's storage; ``LinkParameters`` reads them from there.
 ///
-/// Each parameter is one 64-bit ``Entry``, and the first eight sit in one vector inside the table: reading the
-/// parameters of most links allocates nothing and retains nothing. Names and values are decoded when they are
-/// read; one that holds a `%` is decoded here too, once, to check that it is UTF-8 and to compare duplicates.
+/// Each parameter is one 64-bit ``Entry``, and the first eight sit in one vector inside the table: splitting the
+/// parameters of most links allocates nothing (those beyond eight go in a list).
+/// Names and values are decoded when they are read; one that holds a `%` is decoded here too, once, to check that
+/// it is UTF-8 and to compare duplicates.
 struct ParameterTable: Sendable {
     /// One parameter: where its piece starts, where its first `=` stands (its end when it has none) and where it
     /// ends, as 16-bit offsets, and three flags. (Percent-encoding at most triples the 16,384 bytes of a link and a
@@ -76,58 +77,107 @@ struct ParameterTable: Sendable {
         }
     }
 
-    private static let inlineCapacity = 8
+    static let inlineCapacity = 8
 
-    /// The number of distinct parameters.
-    private(set) var count = 0
+    /// Why the parameters are refused; the refusal is written out only when it is thrown.
+    enum Failure: Sendable {
+        case tooMany
+        case invalidUTF8(LinkPart)
+        /// A second value for the name of the entry.
+        case conflicting(Entry)
+
+        /// The refusal, naming the parameter read from `bytes` (`href`'s) for a conflict.
+        func refusal(_ bytes: UnsafeBufferPointer<UInt8>) -> LinkRefusal {
+            switch self {
+            case .tooMany:
+                LinkRefusal(
+                    .tooManyParameters,
+                    part: .parameters,
+                    "the link has more than \(LinkParameters.maximumCount) parameters"
+                )
+            case .invalidUTF8(let part):
+                LinkRefusal(.invalidUTF8, part: part, "a parameter in the \(part.rawValue) does not decode to UTF-8")
+            case .conflicting(let entry):
+                LinkRefusal(
+                    .conflictingParameter,
+                    part: entry.part,
+                    "conflicting parameter '\(entry.name.string(bytes))'"
+                )
+            }
+        }
+    }
+
+    // Stored in this order, the table takes 84 bytes.
+
+    /// The first ``inlineCapacity`` entries.
     private var inline = SIMD8<UInt64>()
+    /// The entries beyond the first ``inlineCapacity``, in order: empty for most links.
     private var overflow: [UInt64] = []
     /// The first refusal, thrown by ``LinkURL/parameters()``.
-    private(set) var failure: LinkRefusal?
+    private(set) var failure: Failure?
+    /// The number of distinct parameters, in a byte (there are at most 64).
+    private var storedCount: UInt8 = 0
     /// Every `&`-separated piece, empty ones included, for the limit of ``LinkParameters/maximumCount``.
-    private var pieceCount = 0
+    private var pieceCount: UInt16 = 0
+
+    /// The number of distinct parameters.
+    var count: Int { Int(storedCount) }
 
     subscript(index: Int) -> Entry {
         Entry(raw: index < Self.inlineCapacity ? inline[index] : overflow[index - Self.inlineCapacity])
     }
 
-    /// Splits the query and the fragment parameters of a link laid out as `layout` in `bytes`, its `href`.
+    /// A table without parameters.
+    init() {}
+
+    /// The parameters of a link laid out as `layout` in `bytes`, its `href`.
     init(_ bytes: UnsafeBufferPointer<UInt8>, _ layout: LinkURL.Layout) {
+        split(bytes, layout)
+    }
+
+    /// Splits the parameters of a link laid out as `layout` in `bytes`, its `href`, into this empty table.
+    private mutating func split(_ bytes: UnsafeBufferPointer<UInt8>, _ layout: LinkURL.Layout) {
         if let query = layout.queryRange { read(bytes, query, .query) }
         if let fragment = layout.fragmentRange {
             read(bytes, layout.fragmentParametersStart..<fragment.upperBound, .fragment)
         }
-        if pieceCount > LinkParameters.maximumCount {
-            failure = LinkRefusal(
-                .tooManyParameters,
-                part: .parameters,
-                "the link has more than \(LinkParameters.maximumCount) parameters"
-            )
-        }
+        if pieceCount > LinkParameters.maximumCount { failure = .tooMany }
     }
 
-    /// Splits one part in one pass: every piece is counted, and the first refusal is kept so that
-    /// `too_many_parameters` still wins over it.
+    /// Splits one part in one pass, sixteen bytes at a time: every piece is counted, and the first refusal is
+    /// kept so that `too_many_parameters` still wins over it.
     private mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ part: LinkPart) {
-        guard !range.isEmpty else { return }
+        guard !range.isEmpty, let base = UnsafeRawPointer(bytes.baseAddress) else { return }
+        let end = range.upperBound
         var start = range.lowerBound
         var equals: Int?
         var hasPercent = false
-        var marks = ByteMarks(bytes, range, UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "%"))
-        while let offset = marks.next() {
-            switch bytes[offset] {
-            case UInt8(ascii: "="):
-                if equals == nil { equals = offset }
-            case UInt8(ascii: "%"):
-                hasPercent = true
-            default:
-                take(bytes, start..<offset, equals: equals, part, hasPercent: hasPercent)
-                start = offset + 1
-                equals = nil
-                hasPercent = false
+        var block = range.lowerBound
+        while block < end {
+            // Skip blocks of token characters in a loop that keeps everything in registers.
+            while block + 16 <= end && ByteMarks.isClear(base, at: block) { block += 16 }
+            guard block < end else { break }
+            var mask =
+                bytes.count >= 16
+                ? ByteMarks.mask(bytes, at: block, end: end) : ByteMarks.shortMask(bytes, at: block, end: end)
+            while mask != 0 {
+                let offset = block + mask.trailingZeroBitCount
+                mask &= mask - 1
+                switch bytes[offset] {
+                case UInt8(ascii: "="):
+                    if equals == nil { equals = offset }
+                case UInt8(ascii: "%"):
+                    hasPercent = true
+                default:
+                    take(bytes, start..<offset, equals: equals, part, hasPercent: hasPercent)
+                    start = offset + 1
+                    equals = nil
+                    hasPercent = false
+                }
             }
+            block += 16
         }
-        take(bytes, start..<range.upperBound, equals: equals, part, hasPercent: hasPercent)
+        take(bytes, start..<end, equals: equals, part, hasPercent: hasPercent)
     }
 
     /// Counts a piece, and adds it while nothing was refused and the count is within the limit.
@@ -138,7 +188,7 @@ struct ParameterTable: Sendable {
         _ part: LinkPart,
         hasPercent: Bool
     ) {
-        pieceCount += 1
+        pieceCount &+= 1
         guard failure == nil && pieceCount <= LinkParameters.maximumCount && !piece.isEmpty else { return }
         let equals = equals ?? piece.upperBound
         // An empty name (`=x`) is no parameter; a name with a `%` decodes to at least one byte.
@@ -149,16 +199,10 @@ struct ParameterTable: Sendable {
             part,
             namePercent: hasPercent && bytes[piece.lowerBound..<equals].contains(UInt8(ascii: "%")),
             valuePercent: hasPercent
-                && bytes[Swift.min(equals + 1, piece.upperBound)..<piece.upperBound].contains(
-                    UInt8(ascii: "%")
-                )
+                && bytes[Swift.min(equals + 1, piece.upperBound)..<piece.upperBound].contains(UInt8(ascii: "%"))
         )
         if hasPercent && !(Self.isUTF8(entry.name, bytes) && Self.isUTF8(entry.value, bytes)) {
-            failure = LinkRefusal(
-                .invalidUTF8,
-                part: part,
-                "a parameter in the \(part.rawValue) does not decode to UTF-8"
-            )
+            failure = .invalidUTF8(part)
             return
         }
         var existing = 0
@@ -167,13 +211,7 @@ struct ParameterTable: Sendable {
             append(entry)
             return
         }
-        if !self[existing].value.equals(entry.value, bytes) {
-            failure = LinkRefusal(
-                .conflictingParameter,
-                part: part,
-                "conflicting parameter '\(entry.name.string(bytes))'"
-            )
-        }
+        if !self[existing].value.equals(entry.value, bytes) { failure = .conflicting(entry) }
     }
 
     private static func isUTF8(_ text: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -186,6 +224,6 @@ struct ParameterTable: Sendable {
         } else {
             overflow.append(entry.packed)
         }
-        count += 1
+        storedCount += 1
     }
 }
