@@ -109,8 +109,9 @@ struct ParameterTable: Sendable {
 
     // Stored in this order, the table takes 84 bytes.
 
-    /// The first ``inlineCapacity`` entries.
-    private var inline = SIMD8<UInt64>()
+    /// The first ``inlineCapacity`` entries (an inline array, not a vector, whose alignment would make the
+    /// link's storage an aligned allocation).
+    private var inline = InlineArray<8, UInt64>(repeating: 0)
     /// The entries beyond the first ``inlineCapacity``, in order: empty for most links.
     private var overflow: [UInt64] = []
     /// The first refusal, thrown by ``LinkURL/parameters()``.
