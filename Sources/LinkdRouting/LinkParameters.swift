@@ -36,9 +36,13 @@ public struct LinkParameters: Sendable, Hashable, Sequence {
     /// The parameters of `link`, split when it was parsed.
     ///
     /// - Throws: `too_many_parameters`, `conflicting_parameter` (naming the parameter) or `invalid_utf8`.
-    @usableFromInline
     init(of link: LinkURL) throws(RouteError) {
-        if let failure = link.storage.parameters.failure { throw .refused(link.withBytes { failure.refusal($0) }) }
+        try link.checkParameters()
+        storage = link.storage
+    }
+
+    /// The parameters of `link`, whose table holds no refusal (``LinkURL/checkParameters()`` passed on it).
+    init(checked link: LinkURL) {
         storage = link.storage
     }
 
@@ -98,5 +102,11 @@ extension LinkURL {
     /// - Throws: `too_many_parameters`, `conflicting_parameter` or `invalid_utf8`.
     public func parameters() throws(RouteError) -> LinkParameters {
         try LinkParameters(of: self)
+    }
+
+    /// Throws the refusal of the link's parameters, if any, without reading them.
+    @usableFromInline
+    func checkParameters() throws(RouteError) {
+        if let failure = storage.parameters.failure { throw .refused(withBytes { failure.refusal($0) }) }
     }
 }

@@ -46,9 +46,9 @@ extension RouteTrie {
 extension RouteMatch {
     /// The match of `candidate`, whose pattern is `pattern`.
     @usableFromInline
-    init(_ link: LinkURL, _ candidate: RouteTrie.Candidate, pattern: RoutePattern, parameters: LinkParameters) {
+    init(_ link: LinkURL, _ candidate: RouteTrie.Candidate, pattern: RoutePattern) {
         guard pattern.hasCaptures else {
-            self.init(link: link, pattern: pattern, captures: [:], parameters: parameters)
+            self.init(link: link, pattern: pattern, captures: [:])
             return
         }
         let captures = link.withBytes { bytes in
@@ -56,7 +56,7 @@ extension RouteMatch {
             guard let path = try? RoutingPath(link, bytes) else { return [String: String]() }
             return Self.captures(of: pattern, path, restFrom: candidate.restFrom)
         }
-        self.init(link: link, pattern: pattern, captures: captures, parameters: parameters)
+        self.init(link: link, pattern: pattern, captures: captures)
     }
 
     /// Each capture of `pattern` by name, read from `path`; empty (and free) for a pattern without captures.

@@ -6,8 +6,8 @@ public struct RouteMatch: Sendable {
     public let pattern: RoutePattern
     /// Each capture's percent-decoded value by name; a `{rest...}` capture holds its segments joined with `/`.
     public let captures: [String: String]
-    /// The link's decoded query and fragment parameters (the router read them before it matched the link).
-    public let parameters: LinkParameters
+    /// The link's decoded query and fragment parameters (the router checked them before it matched the link).
+    public var parameters: LinkParameters { LinkParameters(checked: link) }
 
     /// The capture `name` converted to `T`.
     ///

@@ -66,12 +66,12 @@ public struct Router<Route: Sendable>: Sendable {
     ///   ``RouteError/unmatched(_:)`` with the nearest candidates when no pattern matches.
     @inlinable
     public func route(_ link: LinkURL) throws(RouteError) -> Route {
-        let parameters = try LinkParameters(of: link)  // a link whose parameters are refused goes no further
+        try link.checkParameters()  // a link whose parameters are refused goes no further
         let inDeclarationOrder = precedence == .declarationOrder
         var failures: [(entry: Int, refusal: LinkRefusal)] = []
         var index = 0
         while let candidate = try trie.candidate(index, for: link, inDeclarationOrder: inDeclarationOrder) {
-            let match = RouteMatch(link, candidate, pattern: entries[candidate.entry].pattern, parameters: parameters)
+            let match = RouteMatch(link, candidate, pattern: entries[candidate.entry].pattern)
             do {
                 return try entries[candidate.entry].build(match)
             } catch {
