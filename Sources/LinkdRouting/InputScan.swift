@@ -36,23 +36,20 @@ struct InputScan {
 
     private typealias Lanes = SIMD16<Int8>
 
-    /// The bytes among sixteen that are not ``Class/boring`` (and `!`, which costs a closer look only), as
-    /// 0xFF bytes in two words. The comparisons compile to a handful of vector instructions; a byte of 0x80 or
-    /// more is negative as `Int8`, so `< 0x21` also catches every non-ASCII byte.
+    /// The bytes among sixteen that are not ``Class/boring`` (and `!`, `|` and `~`, which cost a closer look
+    /// only), as 0xFF bytes in two words. The comparisons compile to a handful of vector instructions.
     @inline(__always)
     private static func hits(_ lanes: Lanes) -> SIMD2<UInt64> {
-        let low = lanes .< Lanes(repeating: 0x21)  // controls, space, non-ASCII
+        // Outside 0x21...0x7A: controls, space, `{ | } ~`, DEL and every non-ASCII byte. Adding 0x5F moves that
+        // range to -128...-39, so one signed comparison finds everything outside it.
+        let outside = (lanes &+ Lanes(repeating: 0x5F)) .> Lanes(repeating: -39)
         let punctuation = (lanes & Lanes(repeating: ~6)) .== Lanes(repeating: 0x21)  // ! # % '
         let quote = lanes .== Lanes(repeating: 0x22)
         let angle = (lanes | Lanes(repeating: 2)) .== Lanes(repeating: 0x3E)  // < >
         let question = lanes .== Lanes(repeating: 0x3F)
         let backslashCaret = (lanes & Lanes(repeating: ~2)) .== Lanes(repeating: 0x5C)  // \ ^
         let backtick = lanes .== Lanes(repeating: 0x60)
-        let braces = (lanes .== Lanes(repeating: 0x7B)) .| (lanes .== Lanes(repeating: 0x7D))
-        let delete = lanes .== Lanes(repeating: 0x7F)
-        let first = low .| punctuation .| quote .| angle
-        let second = question .| backslashCaret .| backtick .| braces .| delete
-        let hit = first .| second
+        let hit = outside .| punctuation .| quote .| angle .| question .| backslashCaret .| backtick
         // `any(_:)` is not inlined; the mask's two halves as integers are.
         return unsafeBitCast(hit, to: SIMD2<UInt64>.self)
     }
