@@ -83,7 +83,7 @@ import Testing
     static let plainLinks = [
         "com.example.notes://reset#access_token=a.b.c&type=recovery", "https://notes.example.com/reset?token=1",
         "http://localhost:3000/#/#access_token=t", "myapp://cb", "myapp://cb?x", "https://a-b.example:8443/x/y.z/",
-        "wss://h.example/", "my+app.v2-x://h9.example/p",
+        "wss://h.example/", "my+app.v2-x://h9.example/p", "myapp://cb.example", "myapp://callback9",
     ]
     static let nearMisses = [
         "HTTPS://h.example/", "Myapp://cb", "https://H.example/", "myapp://Cb", "https://xn--nxasmq6b.example/",
@@ -92,7 +92,8 @@ import Testing
         "https://h..example/", "https://h.example", "https://h.example/./x", "https://h.example/x/..",
         "https://h.example/%2e/x", "https://h.example/a/.b", "https://u@h.example/", "https://h_x.example/",
         "myapp:///x", "myapp:cb", "myapp:/cb", "https:/h.example/", "javascript://h/", "https://[::1]/",
-        "myapp://cb/../x", "1ab://cb",
+        "myapp://cb/../x", "1ab://cb", "1app://cb.example/x", "-app://cb.example/x", "myapp://cb.example.",
+        "https://h.example.1/", "myapp://cb..example/",
     ]
 
     @Test func thePlainReadingTakesOnlyLinksTheGeneralRoadLeavesAsTheyAre() throws {
