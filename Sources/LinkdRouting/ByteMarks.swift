@@ -4,13 +4,15 @@ enum ByteMarks {
     private typealias Lanes = SIMD16<Int8>
 
     /// One bit for each byte from `start` up to `start + 16` (and before `end`) that is `&`, `=` or `%`; bit 0 is
-    /// `start`. `bytes` must hold at least sixteen bytes when `start + 16` passes `end`.
+    /// `start`. `bytes` must hold at least sixteen bytes.
     @inline(__always)
     static func mask(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int) -> UInt32 {
         guard let base = UnsafeRawPointer(bytes.baseAddress) else { return 0 }
         if start + 16 <= end { return mask(base, at: start) }
-        // The last sixteen bytes before `end` are in the buffer: read them, and drop those before `start`.
-        return mask(base, at: end - 16) >> UInt32(start - (end - 16))
+        // Sixteen bytes of the buffer that hold `start..<end`: those that end at `end`, or the first sixteen when
+        // `end` comes earlier. Bits before `start` and from `end` are dropped.
+        let load = Swift.max(0, end - 16)
+        return mask(base, at: load) >> UInt32(start - load) & ((1 << UInt32(end - start)) - 1)
     }
 
     /// One bit for each of the bytes before `end` from `start` (fewer than sixteen) that is `&`, `=` or `%`: for a

@@ -38,6 +38,18 @@ import Testing
         }
     }
 
+    @Test func readsAQueryThatEndsWithinTheFirstSixteenBytesOfALongerLink() throws {
+        // The query's last, partial block is read from the link's first sixteen bytes, which hold the fragment's
+        // separators too: only those before the `#` count for the query.
+        for fragment in ["x=1&y=2aaaaaa", "&=&=&=&=&=&=", "x%41=1&y=2&z=%42%43"] {
+            let found = try parameters("a://b?c=d&e#" + fragment)
+            #expect(found.names.prefix(2) == ["c", "e"], "\(fragment)")
+            #expect(found["c"] == "d" && found["e"] == "", "\(fragment)")
+            #expect(found.part(of: "c") == .query && found.part(of: "e") == .query, "\(fragment)")
+        }
+        #expect(try parameters("a://b?c=d&e#x=1&y=2aaaaaa")["y"] == "2aaaaaa")
+    }
+
     @Test func splitsBeforeDecoding() throws {
         let found = try parameters("myapp://cb?a=%26b%3Dc&d=%2520")
         #expect(found["a"] == "&b=c")
