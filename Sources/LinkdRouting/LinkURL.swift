@@ -25,8 +25,8 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     /// Where each part stands in ``href``, as UTF-8 offsets.
     ///
     /// The offsets are kept in 16 bits (`href` stays below 65,536 bytes: percent-encoding at most triples the
-    /// 16,384 bytes of a link and a host grows by fewer than 48) and nothing here is a reference, so that a link is
-    /// small and copied without retains beyond its `href`.
+    /// 16,384 bytes of a link and a host grows by fewer than 48) and nothing here is a reference, so that a link's
+    /// storage is built and freed by copying words, without a retain or release for its layout.
     struct Layout: Sendable {
         enum HostKind: Sendable, Equatable {
             case domain
