@@ -1,8 +1,8 @@
 /// A link's parameters as places in its `href`, split in one pass over its query and fragment when the link is
 /// parsed, and kept in the link's storage; ``LinkParameters`` reads them from there.
 ///
-/// Each parameter is one 64-bit ``Entry``, and the first eight sit in one vector inside the table: splitting the
-/// parameters of most links allocates nothing (those beyond eight go in a list).
+/// Each parameter is one 64-bit ``Entry``, and the first eight sit inline in the table: splitting the parameters
+/// of most links allocates nothing (those beyond eight go in a list).
 /// Names and values are decoded when they are read; one that holds a `%` is decoded here too, once, to check that
 /// it is UTF-8 and to compare duplicates.
 struct ParameterTable: Sendable {
@@ -77,7 +77,7 @@ struct ParameterTable: Sendable {
         }
     }
 
-    static let inlineCapacity = 8
+    private static let inlineCapacity = 8
 
     /// Why the parameters are refused; the refusal is written out only when it is thrown.
     enum Failure: Sendable {
@@ -107,8 +107,6 @@ struct ParameterTable: Sendable {
         }
     }
 
-    // Stored in this order, the table takes 84 bytes.
-
     /// The first ``inlineCapacity`` entries (an inline array, not a vector, whose alignment would make the
     /// link's storage an aligned allocation).
     private var inline = InlineArray<8, UInt64>(repeating: 0)
@@ -127,9 +125,6 @@ struct ParameterTable: Sendable {
     subscript(index: Int) -> Entry {
         Entry(raw: index < Self.inlineCapacity ? inline[index] : overflow[index - Self.inlineCapacity])
     }
-
-    /// A table without parameters.
-    init() {}
 
     /// The parameters of a link laid out as `layout` in `bytes`, its `href`.
     init(_ bytes: UnsafeBufferPointer<UInt8>, _ layout: LinkURL.Layout) {
