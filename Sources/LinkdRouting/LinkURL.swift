@@ -122,6 +122,8 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
 
         /// `bytes` are `href`'s.
         init(href: String, layout: Layout, bytes: UnsafeBufferPointer<UInt8>) {
+            var href = href
+            href.makeContiguousUTF8()  // what `withBytes` reads through its span (a native string already is)
             self.href = href
             self.layout = layout
             parameters = ParameterTable(bytes, layout)
@@ -180,9 +182,10 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Calls `body` with `href`'s bytes (always ASCII: the serialisation percent-encodes everything else).
-    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let result = href.utf8.withContiguousStorageIfAvailable(body) { return result }
-        return Array(href.utf8).withUnsafeBufferPointer(body)
+    func withBytes<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try storage.href.utf8.span.withUnsafeBufferPointer(body)
     }
 
     /// `href`'s UTF-8 bytes from `range`.

@@ -13,13 +13,8 @@ extension RouteTrie {
     func candidate(_ index: Int, for link: LinkURL, inDeclarationOrder: Bool) throws(RouteError) -> Candidate? {
         guard link.layout.hostKind != nil else { return nil }
         let authority = 0..<link.layout.pathRange.lowerBound
-        let found = link.withBytes { bytes -> Result<Candidate?, RouteError> in
-            let path: RoutingPath
-            do throws(RouteError) {
-                path = try RoutingPath(link, bytes)
-            } catch {
-                return .failure(error)
-            }
+        return try link.withBytes { (bytes) throws(RouteError) -> Candidate? in
+            let path = try RoutingPath(link, bytes)
             if inDeclarationOrder {
                 var all: [Candidate] = []
                 forEachCandidate(bytes, authority: authority, path: path) { candidate in
@@ -27,7 +22,7 @@ extension RouteTrie {
                     return false
                 }
                 all.sort { $0.entry < $1.entry }
-                return .success(index < all.count ? all[index] : nil)
+                return index < all.count ? all[index] : nil
             }
             var seen = 0
             var found: Candidate?
@@ -37,9 +32,8 @@ extension RouteTrie {
                 found = candidate
                 return true
             }
-            return .success(found)
+            return found
         }
-        return try found.get()
     }
 }
 

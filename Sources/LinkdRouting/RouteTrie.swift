@@ -143,7 +143,7 @@ struct RoutingPath {
     /// The path of `link`, whose `href` is `bytes`.
     ///
     /// - Throws: `invalid_utf8` (part `path`) for a segment whose percent-decoding is not UTF-8.
-    init(_ link: LinkURL, _ bytes: UnsafeBufferPointer<UInt8>) throws(RouteError) {
+    init(_ link: borrowing LinkURL, _ bytes: UnsafeBufferPointer<UInt8>) throws(RouteError) {
         self.bytes = bytes
         let path = link.layout.pathRange
         end = path.upperBound
