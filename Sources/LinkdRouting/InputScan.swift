@@ -4,12 +4,18 @@
 /// and `=` here as well was measured slower.
 struct InputScan {
     /// Whether some byte is written percent-encoded by WHATWG (non-ASCII, `"`, `'`, `<`, `>`, `^`, `` ` ``, `{`, `}`).
-    var needsEncoding = false
+    private(set) var needsEncoding = false
     /// The first `?` before any `#`.
-    var firstQuestion: Int?
+    var firstQuestion: Int? { question >= 0 ? question : nil }
     /// The first and the last `#`.
-    var firstHash: Int?
-    var lastHash: Int?
+    var firstHash: Int? { hash >= 0 ? hash : nil }
+    var lastHash: Int? { finalHash >= 0 ? finalHash : nil }
+
+    // Plain words, -1 for none: the parser reads them as soon as the scan returns, and a load of an optional's
+    // tag as part of a wider word waits for the byte-sized store that wrote it.
+    private var question = -1
+    private var hash = -1
+    private var finalHash = -1
 
     private enum Class {
         static let boring: UInt8 = 0
@@ -59,7 +65,7 @@ struct InputScan {
     /// - Throws: the refusals of ``InputCheck`` — `invalid_utf8`, `surrounding_whitespace`, `invalid_character`,
     ///   `bad_percent_encoding` — in that order of precedence.
     init(_ input: UnsafeBufferPointer<UInt8>) throws(RouteError) {
-        self = Self(scanning: input)
+        scan(input)  // in place: a copy of the finished scan would read its flags' fresh stores as wider words
         if hasOffence || needsEncoding && input.contains(where: { $0 >= 0x80 }) {
             // The slow path reads scalars, so that Unicode white space and C1 controls are refused too, and names
             // the first offence in the order of precedence.
@@ -69,7 +75,7 @@ struct InputScan {
 
     private var hasOffence = false
 
-    private init(scanning input: UnsafeBufferPointer<UInt8>) {
+    private mutating func scan(_ input: UnsafeBufferPointer<UInt8>) {
         guard let base = UnsafeRawPointer(input.baseAddress) else { return }
         var index = 0
         let count = input.count
@@ -128,10 +134,10 @@ struct InputScan {
         case Class.encoded:
             needsEncoding = true
         case Class.question:
-            if firstQuestion == nil && firstHash == nil { firstQuestion = index }
+            if question < 0 && hash < 0 { question = index }
         default:
-            if firstHash == nil { firstHash = index }
-            lastHash = index
+            if hash < 0 { hash = index }
+            finalHash = index
         }
     }
 }

@@ -120,13 +120,12 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
         let layout: Layout
         let parameters: ParameterTable
 
-        /// `bytes` are `href`'s.
-        init(href: String, layout: Layout, bytes: UnsafeBufferPointer<UInt8>) {
+        init(href: String, layout: Layout, parameters: ParameterTable) {
             var href = href
             href.makeContiguousUTF8()  // what `withBytes` reads through its span (a native string already is)
             self.href = href
             self.layout = layout
-            parameters = ParameterTable(bytes, layout)
+            self.parameters = parameters
         }
     }
 
@@ -139,7 +138,10 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
 
     /// A link whose `href` is `bytes` as a string.
     init(href: String, bytes: UnsafeBufferPointer<UInt8>, layout: Layout) {
-        storage = Storage(href: href, layout: layout, bytes: bytes)
+        // The table is split before the storage is allocated: by the time it is copied there, the stores that
+        // filled it have left the store buffer (a copy right after them waits for each).
+        let parameters = ParameterTable(bytes, layout)
+        storage = Storage(href: href, layout: layout, parameters: parameters)
     }
 
     init(storage: Storage) {
@@ -147,9 +149,10 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     init(href: String, layout: Layout) {
-        storage =
-            href.utf8.withContiguousStorageIfAvailable { Storage(href: href, layout: layout, bytes: $0) }
-            ?? Array(href.utf8).withUnsafeBufferPointer { Storage(href: href, layout: layout, bytes: $0) }
+        let parameters =
+            href.utf8.withContiguousStorageIfAvailable { ParameterTable($0, layout) }
+            ?? Array(href.utf8).withUnsafeBufferPointer { ParameterTable($0, layout) }
+        storage = Storage(href: href, layout: layout, parameters: parameters)
     }
 
     /// Parses `text` strictly.

@@ -126,7 +126,9 @@ struct ParameterTable: Sendable {
         Entry(raw: index < Self.inlineCapacity ? inline[index] : overflow[index - Self.inlineCapacity])
     }
 
-    /// The parameters of a link laid out as `layout` in `bytes`, its `href`.
+    /// The parameters of a link laid out as `layout` in `bytes`, its `href`. (Inlined, so that the table is split
+    /// where its caller keeps it, not in a temporary copied out the moment the last entry is stored.)
+    @inline(__always)
     init(_ bytes: UnsafeBufferPointer<UInt8>, _ layout: LinkURL.Layout) {
         split(bytes, layout)
     }
