@@ -114,6 +114,8 @@ struct ParameterTable: Sendable {
     private var overflow: [UInt64] = []
     /// The first refusal, thrown by ``LinkURL/parameters()``.
     private(set) var failure: Failure?
+    /// The bits of ``nameBit(_:_:)`` of every name stored: a name whose bit is clear is compared with none.
+    private var nameBits: UInt64 = 0
     /// The number of distinct parameters, in a byte (there are at most 64).
     private var storedCount: UInt8 = 0
     /// Every `&`-separated piece, empty ones included, for the limit of ``LinkParameters/maximumCount``.
@@ -203,13 +205,24 @@ struct ParameterTable: Sendable {
             failure = .invalidUTF8(part)
             return
         }
-        var existing = 0
+        let bit = Self.nameBit(entry.name, bytes)
+        var existing = nameBits & bit == 0 ? count : 0  // a clear bit: no entry has this name
         while existing < count && !self[existing].name.equals(entry.name, bytes) { existing += 1 }
         guard existing < count else {
+            nameBits |= bit
             append(entry)
             return
         }
         if !self[existing].value.equals(entry.value, bytes) { failure = .conflicting(entry) }
+    }
+
+    /// The bit of ``nameBits`` for `name` (not empty): one of 64 chosen by its length and its first and last
+    /// bytes, or every bit for a name with a `%`, whose raw bytes do not tell its decoded ones.
+    private static func nameBit(_ name: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard !name.hasPercent else { return ~0 }
+        let range = name.range
+        let key = range.count &* 7 &+ Int(bytes[range.lowerBound]) &* 3 &+ Int(bytes[range.upperBound - 1])
+        return 1 << UInt64(key & 63)
     }
 
     private static func isUTF8(_ text: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -97,6 +97,18 @@ import Testing
         #expect(refusal("myapp://cb?t=a+b&t=a%2Bb")?.reason == .conflictingParameter)
     }
 
+    @Test func comparesNamesAsTheyDecode() throws {
+        // A name's raw bytes may differ from another's and decode alike: `%61` and `a`, `a+b` and `a%20b`.
+        #expect(refusal("myapp://cb?a=1&%61=2")?.reason == .conflictingParameter)
+        #expect(refusal("myapp://cb?%61=1&a=2")?.reason == .conflictingParameter)
+        #expect(refusal("myapp://cb?a+b=1#a%20b=2")?.reason == .conflictingParameter)
+        #expect(try parameters("myapp://cb?a=1&%61=1#%61=%31").count == 1)
+        // Names alike in length and in their first and last bytes are told apart, and compared when repeated.
+        let found = try parameters("myapp://cb?axb=1&ayb=2&axb=1")
+        #expect(found.names == ["axb", "ayb"] && found["axb"] == "1" && found["ayb"] == "2")
+        #expect(refusal("myapp://cb?axb=1&ayb=2#ayb=3")?.reason == .conflictingParameter)
+    }
+
     @Test func aRefusalOfTheParametersIsNotARefusalOfTheLink() throws {
         // The parser splits the parameters, but only asking for them refuses the link.
         for text in ["myapp://cb?a=1&a=2", "myapp://cb#t=%FF", "myapp://cb?" + String(repeating: "&", count: 64)] {
@@ -204,7 +216,7 @@ import Testing
     @Test func agreesWithTheRuleWrittenOutPlainlyOnAssembledLinks() throws {
         let pieces = [
             "a", "b", "code", "=", "=", "&", "&", "&a=", "&b=", "=1", "=2", "+", "x", "%41", "%2B", "%26", "%3D",
-            "%C3%A9", "~", "%FF",
+            "%C3%A9", "~", "%FF", "A",
         ]
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func text(_ length: Int) -> String {
