@@ -46,6 +46,12 @@ struct InputScan {
     /// only), as 0xFF bytes in two words. The comparisons compile to a handful of vector instructions.
     @inline(__always)
     private static func hits(_ lanes: Lanes) -> SIMD2<UInt64> {
+        // `any(_:)` is not inlined; the mask's two halves as integers are.
+        unsafeBitCast(hitMask(lanes), to: SIMD2<UInt64>.self)
+    }
+
+    @inline(__always)
+    private static func hitMask(_ lanes: Lanes) -> SIMDMask<Lanes.MaskStorage> {
         // Outside 0x21...0x7A: controls, space, `{ | } ~`, DEL and every non-ASCII byte. Adding 0x5F moves that
         // range to -128...-39, so one signed comparison finds everything outside it.
         let outside = (lanes &+ Lanes(repeating: 0x5F)) .> Lanes(repeating: -39)
@@ -55,9 +61,7 @@ struct InputScan {
         let question = lanes .== Lanes(repeating: 0x3F)
         let backslashCaret = (lanes & Lanes(repeating: ~2)) .== Lanes(repeating: 0x5C)  // \ ^
         let backtick = lanes .== Lanes(repeating: 0x60)
-        let hit = outside .| punctuation .| quote .| angle .| question .| backslashCaret .| backtick
-        // `any(_:)` is not inlined; the mask's two halves as integers are.
-        return unsafeBitCast(hit, to: SIMD2<UInt64>.self)
+        return outside .| punctuation .| quote .| angle .| question .| backslashCaret .| backtick
     }
 
     /// Scans `input` (not empty, within the length limit).
@@ -80,7 +84,17 @@ struct InputScan {
         var index = 0
         let count = input.count
         // Most bytes of a link are token characters: test them sixteen at a time, and look only at the bytes a
-        // block's test picked out.
+        // block's test picked out. Two blocks share one test of whether either picked out anything.
+        while index + 32 <= count {
+            let first = Self.hitMask(base.loadUnaligned(fromByteOffset: index, as: Lanes.self))
+            let second = Self.hitMask(base.loadUnaligned(fromByteOffset: index + 16, as: Lanes.self))
+            let either = unsafeBitCast(first .| second, to: SIMD2<UInt64>.self)
+            if either[0] | either[1] != 0 {
+                noteHits(unsafeBitCast(first, to: SIMD2<UInt64>.self), block: index, in: input)
+                noteHits(unsafeBitCast(second, to: SIMD2<UInt64>.self), block: index + 16, in: input)
+            }
+            index += 32
+        }
         while index + 16 <= count {
             noteHits(Self.hits(base.loadUnaligned(fromByteOffset: index, as: Lanes.self)), block: index, in: input)
             index += 16
