@@ -35,6 +35,14 @@ enum ByteMarks {
         return words[0] | words[1] == 0
     }
 
+    /// Whether none of the thirty-two bytes at `start` is marked: one test for two blocks.
+    @inline(__always)
+    static func isClearPair(_ base: UnsafeRawPointer, at start: Int) -> Bool {
+        let first = hits(base.loadUnaligned(fromByteOffset: start, as: Lanes.self))
+        let words = first | hits(base.loadUnaligned(fromByteOffset: start + 16, as: Lanes.self))
+        return words[0] | words[1] == 0
+    }
+
     @inline(__always)
     private static func mask(_ base: UnsafeRawPointer, at start: Int) -> UInt32 {
         let words = hits(base.loadUnaligned(fromByteOffset: start, as: Lanes.self))
