@@ -145,6 +145,35 @@ import Testing
         #expect(plain > 200)  // the plain reading is really taken, not only refused
     }
 
+    /// A rule of a scheme or a host, broken or kept after every length from 1 to 40 of letters, reads the same on
+    /// every road.
+    @Test func schemesAndHostsReadTheSameWhateverTheirLength() {
+        let hostEndings = [
+            "", ".b", "..b", ".xn--b", "xn--b", "-x", ".x-n", ".12", ".b.", "_x", "A", ":8080", ":", "?q=1", "#f", ".0x1",
+        ]
+        let schemeEndings = ["", "+v2", ".x", "-y", "_z", "A", "9", ":"]
+        var disagreements: [String] = []
+        var plain = 0
+        var links: [String] = []
+        for length in 1...40 {
+            let run = String(repeating: "a", count: length)
+            for ending in hostEndings {
+                for scheme in ["https", "myapp"] { links.append("\(scheme)://\(run)\(ending)/reset/path?x=1#y") }
+                links.append("https://\(run)\(ending)")  // the host ends the link
+            }
+            for ending in schemeEndings { links.append("c\(run)\(ending)://host.example/reset/path?x=1#y") }
+        }
+        for link in links {
+            if (try? Self.readsPlainly(link)) == true { plain += 1 }
+            let written = Self.describe(Self.parse(link, tryPlain: false, tryVerbatim: false))
+            if Self.describe(Self.parse(link, tryPlain: true, tryVerbatim: true)) != written {
+                disagreements.append(link)
+            }
+        }
+        #expect(disagreements == [])
+        #expect(plain > 500)
+    }
+
     @Test func aSerialisedLinkKeepsItsInputStringAndOthersAreWritten() throws {
         func sharesStorage(_ input: String) throws -> Bool {
             let link = try LinkURL(parsing: input)
