@@ -149,7 +149,8 @@ import Testing
     /// every road.
     @Test func schemesAndHostsReadTheSameWhateverTheirLength() {
         let hostEndings = [
-            "", ".b", "..b", ".xn--b", "xn--b", "-x", ".x-n", ".12", ".b.", "_x", "A", ":8080", ":", "?q=1", "#f", ".0x1",
+            "", ".b", "..b", ".xn--b", "xn--b", "-x", ".x-n", ".12", ".b.", "_x", "A", ":8080", ":", "?q=1", "#f",
+            ".0x1",
         ]
         let schemeEndings = ["", "+v2", ".x", "-y", "_z", "A", "9", ":"]
         var disagreements: [String] = []
