@@ -158,18 +158,18 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     /// Parses `text` strictly.
     ///
     /// - Throws: ``RouteError/refused(_:)`` with the first rule of DESIGN.md §3 that `text` breaks.
-    public init(parsing text: String) throws(RouteError) {
+    public init(parsing text: borrowing String) throws(RouteError) {
         // A link kept as its own `href` is read through its UTF-8 view many times: make that contiguous once (a
         // native string already is, and is read without a copy).
         guard text.isContiguousUTF8 else {
-            var contiguous = text
+            var contiguous = copy text
             contiguous.makeContiguousUTF8()
             self = try LinkURL(parsing: contiguous)
             return
         }
         // A span's pointer carries the typed error through (`withUTF8` would make it untyped).
         self = try text.utf8.span.withUnsafeBufferPointer { (bytes) throws(RouteError) in
-            try LinkURLParser.parse(bytes, original: text)
+            try LinkURLParser.parse(bytes, original: copy text)
         }
     }
 
