@@ -223,7 +223,7 @@ struct ParameterTable: Sendable {
         guard !name.hasPercent else { return ~0 }
         let range = name.range
         let key = range.count &* 7 &+ Int(bytes[range.lowerBound]) &* 3 &+ Int(bytes[range.upperBound - 1])
-        return 1 << UInt64(key & 63)
+        return 1 &<< UInt64(key & 63)
     }
 
     private static func isUTF8(_ text: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
