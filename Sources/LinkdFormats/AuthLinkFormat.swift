@@ -1,7 +1,7 @@
 public import LinkdRouting
 
 /// A family of built-in formats that a configured link may name (`"format": "supabase"`), restricting the rules
-/// of DESIGN.md §3 that apply to it.
+/// of the detection table that apply to it.
 public enum AuthLinkFormat: String, Sendable, Hashable, CaseIterable {
     case supabase
     case appservices
@@ -32,7 +32,7 @@ public enum AuthLinkFormat: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// The built-in formats, all families at once, in DESIGN.md §3's detection order.
+/// The built-in formats, all families at once, in detection order.
 public enum AuthLinks {
     static let rules: [AuthLinkRule] = [
         .firebase, .errorRedirect(nil), .apple, .session, .oauthCallback, .pkce, .otp, .appServices,

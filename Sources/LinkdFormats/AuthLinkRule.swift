@@ -1,6 +1,6 @@
 import LinkdRouting
 
-/// One row of DESIGN.md §3's detection table: when it applies, and how it reads the link.
+/// One row of the detection table: when it applies, and how it reads the link.
 enum AuthLinkRule: Sendable {
     enum ErrorFlavor: Sendable {
         case supabase

@@ -1,4 +1,4 @@
-/// A password-reset or sign-in link, read into the typed value of its format (DESIGN.md §3).
+/// A password-reset or sign-in link, read into the typed value of its format.
 public enum AuthRoute: Sendable, Hashable {
     case firebaseAction(FirebaseAction)
     case supabaseError(SupabaseError)
@@ -12,7 +12,7 @@ public enum AuthRoute: Sendable, Hashable {
     case appServicesConfirm(AppServicesToken)
     case appServicesReset(AppServicesToken)
 
-    /// The route id of DESIGN.md §3 (`supabase.recovery`).
+    /// The route id (`supabase.recovery`).
     public var id: String {
         switch self {
         case .firebaseAction: "firebase.action"
@@ -29,7 +29,7 @@ public enum AuthRoute: Sendable, Hashable {
         }
     }
 
-    /// The fields by wire name, in DESIGN.md §3 order; secrets stay ``Secret``s.
+    /// The fields by wire name, in the order of the format's table; secrets stay ``Secret``s.
     public var fields: RouteFields {
         switch self {
         case .firebaseAction(let action): action.fields

@@ -1,6 +1,6 @@
 import LinkdRouting
 
-/// Reads a format's fields from a link's parameters, refusing with DESIGN.md §3's reasons: `missing_field`,
+/// Reads a format's fields from a link's parameters, refusing with linkd's refusal reasons: `missing_field`,
 /// `empty_field`, `malformed_secret`, `bad_value`. Messages name the field, never a secret's value.
 struct FieldReader {
     let parameters: LinkParameters

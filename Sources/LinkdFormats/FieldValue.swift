@@ -41,7 +41,7 @@ public enum FieldValue: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A route's fields in the order DESIGN.md §3 lists them, by wire name.
+/// A route's fields in the order their format lists them, by wire name.
 public struct RouteFields: Sendable, Hashable, Sequence {
     /// One named field.
     public struct Field: Sendable, Hashable {

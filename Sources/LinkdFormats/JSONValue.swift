@@ -1,4 +1,4 @@
-/// A JSON value whose objects keep their keys in order, serialised on one line as DESIGN.md §4 prints it
+/// A JSON value whose objects keep their keys in order, serialised on one line as linkd prints it
 /// (`{"input": "…", "route": null}`).
 public indirect enum JSONValue: Sendable, Equatable {
     case string(String)

@@ -1,4 +1,4 @@
-/// The names DESIGN.md §3 treats as secrets, and the shapes their values must have.
+/// The parameter names linkd treats as secrets, and the shapes their values must have.
 public enum SecretShape {
     /// Parameter names whose values are secrets.
     public static let names: Set<String> = [

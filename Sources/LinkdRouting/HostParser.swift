@@ -1,4 +1,4 @@
-/// The WHATWG host parser, restricted by DESIGN.md §3: special hosts must be ASCII and hold no `%`.
+/// The WHATWG host parser, restricted by linkd's strict reading: special hosts must be ASCII and hold no `%`.
 enum HostParser {
     /// Reads the host of a link of a special scheme (`isSpecial`) or an opaque one and appends its serialisation.
     ///

@@ -1,4 +1,4 @@
-/// The checks DESIGN.md §3 makes on the whole input before its structure is read: UTF-8, white space, controls,
+/// The checks the strict reading makes on the whole input before its structure is read: UTF-8, white space, controls,
 /// backslashes and stray `%`.
 enum InputCheck {
     /// Throws the first refusal `input` earns as a sequence of characters.

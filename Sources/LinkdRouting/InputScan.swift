@@ -1,4 +1,4 @@
-/// The one pass over a link's bytes that every parse makes: it refuses what DESIGN.md §3 refuses character by
+/// The one pass over a link's bytes that every parse makes: it refuses what the strict reading refuses character by
 /// character, and records what the serialiser needs (where `?` and `#` stand, whether anything must be
 /// percent-encoded). Parameters make a pass of their own over query and fragment (``ByteMarks``): flagging `&`
 /// and `=` here as well was measured slower.

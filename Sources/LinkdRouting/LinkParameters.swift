@@ -1,4 +1,4 @@
-/// The parameters of a link's query and fragment, decoded as `application/x-www-form-urlencoded` (DESIGN.md §3).
+/// The parameters of a link's query and fragment, decoded as `application/x-www-form-urlencoded`.
 ///
 /// Query parameters come first, then the fragment's; a name given twice with the same value appears once.
 /// A name with an empty value (`?error` or `?error=`) is present, with the empty string as its value. The link's

@@ -1,4 +1,4 @@
-/// A link read once, strictly: an absolute URL that DESIGN.md §3 accepts, with its parts as the WHATWG URL
+/// A link read once, strictly: an absolute URL that the strict reading accepts, with its parts as the WHATWG URL
 /// Standard reads them.
 ///
 /// Build one with ``init(parsing:)-(String)``; every refusal is a ``RouteError/refused(_:)`` naming the reason and
@@ -15,7 +15,7 @@
 public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     /// The longest link accepted, in UTF-8 bytes; checked before anything else is read.
     public static let maximumLength = 16_384
-    /// Schemes that are never links (DESIGN.md §3).
+    /// Schemes that are never links.
     public static let blockedSchemes: Set<String> = [
         "javascript", "data", "file", "vbscript", "about", "blob", "mailto", "tel", "sms",
     ]
@@ -157,7 +157,7 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `text` strictly.
     ///
-    /// - Throws: ``RouteError/refused(_:)`` with the first rule of DESIGN.md §3 that `text` breaks.
+    /// - Throws: ``RouteError/refused(_:)`` with the first rule of linkd's strict reading that `text` breaks.
     public init(parsing text: borrowing String) throws(RouteError) {
         // A link kept as its own `href` is read through its UTF-8 view many times: make that contiguous once (a
         // native string already is, and is read without a copy).
@@ -175,7 +175,7 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses raw bytes strictly; bytes that are not UTF-8 are refused as `invalid_utf8`.
     ///
-    /// - Throws: ``RouteError/refused(_:)`` with the first rule of DESIGN.md §3 that `bytes` break.
+    /// - Throws: ``RouteError/refused(_:)`` with the first rule of linkd's strict reading that `bytes` break.
     public init(parsing bytes: some Collection<UInt8>) throws(RouteError) {
         let array = Array(bytes)
         let result = array.withUnsafeBufferPointer { bytes in

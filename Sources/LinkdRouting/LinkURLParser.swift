@@ -1,5 +1,5 @@
 /// The strict parser behind ``LinkURL``: the WHATWG basic URL parser for absolute URLs without a base, with the
-/// refusals of DESIGN.md §3 in place of the standard's error recovery.
+/// strict reading's refusals in place of the standard's error recovery.
 ///
 /// It reads the input once (``InputScan``); a plain link is then laid out straight from its bytes (``PlainLink``),
 /// any other is serialised into one buffer (or, when it may be its own serialisation, compared with itself),

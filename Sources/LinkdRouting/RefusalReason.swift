@@ -1,4 +1,4 @@
-/// Why a link was refused, as the wire names of DESIGN.md §3 spell it.
+/// Why a link was refused, as the wire names spell it.
 ///
 /// The raw value is the `reason` field of the JSON error object.
 public enum RefusalReason: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,4 @@
-/// What DESIGN.md §3 makes of a scheme: never a link, one of the WHATWG special schemes, or any other.
+/// What the strict reading makes of a scheme: never a link, one of the WHATWG special schemes, or any other.
 ///
 /// Read from the scheme's lower-case bytes without a lookup table, since every parse asks; tests check it
 /// against ``LinkURL/blockedSchemes`` and the special schemes' default ports.

@@ -3,7 +3,7 @@ import LinkdRouting
 import LinkdTesting
 import Testing
 
-/// One link per refusal reason of DESIGN.md §3, read the way `linkd route` reads it (strict parse, then the
+/// One link per refusal reason, read the way `linkd route` reads it (strict parse, then the
 /// built-in formats, or a family for `format_mismatch`).
 @Suite struct RefusalReasonCoverageTests {
     static let samples: [RefusalReason: (link: String, format: AuthLinkFormat?)] = [

@@ -152,7 +152,7 @@ import Testing
         #expect(found.parameters.map { "\($0.name)=\($0.value)" } == ["a=1", "b=A", "c=x y"])
     }
 
-    /// DESIGN.md §3 "Parameters" written out plainly, one piece at a time: the reference the table is compared with.
+    /// The parameter rule written out plainly, one piece at a time: the reference the table is compared with.
     private static func reference(query: String?, fragment: String?) -> String {
         func decode(_ text: Substring) -> String? {
             var bytes: [UInt8] = []

@@ -1,4 +1,4 @@
-/// An independent reading of DESIGN.md §3's refusal rules, used to tell which WPT-valid inputs LinkURL must refuse
+/// An independent reading of the strict parser's refusal rules, used to tell which WPT-valid inputs LinkURL must refuse
 /// by rule, so that the remaining ones measure WHATWG coverage.
 ///
 /// It reads the raw input and the standard's expected output, never LinkURL's own code.

@@ -1,7 +1,7 @@
 import LinkdSession
 import Testing
 
-/// GoTrue's error responses as `../shared/reference/backend-contract.md` (A.2–A.7) quotes them from GoTrue's source.
+/// GoTrue's error responses as GoTrue's source writes them (`internal/api/errors.go`).
 @Suite struct GoTrueErrorBodyTests {
     private func decode(_ status: Int, _ body: String, header: String? = nil) -> BackendError {
         GoTrueErrorBody.decode(status: status, errorCodeHeader: header, body: Array(body.utf8))

@@ -14,7 +14,7 @@ public struct FirebaseAction: Sendable, Hashable {
     public var lang: String?
     public var tenantID: String?
 
-    /// The fields by wire name, in DESIGN.md §3 order.
+    /// The fields by wire name, in the order of the format's table.
     public var fields: RouteFields {
         RouteFields(
             [
