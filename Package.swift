@@ -28,6 +28,11 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
+            name: "LinkdConfig",
+            dependencies: ["LinkdRouting", "LinkdFormats"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
             name: "LinkdSession",
             dependencies: ["LinkdRouting", "LinkdFormats", "CCurl"],
             swiftSettings: upcomingFeatures
@@ -52,18 +57,28 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(
-            name: "LinkdSystemd",
+            name: "LinkdSystem",
             dependencies: ["CSystemd"],
             swiftSettings: upcomingFeatures
         ),
         .target(
+            name: "LinkdDesktop",
+            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSystem"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
             name: "LinkdDaemon",
-            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSession", "LinkdSystemd"],
+            dependencies: [
+                "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .target(
             name: "LinkdCLI",
-            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSession", "LinkdDaemon"],
+            dependencies: [
+                "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop",
+                "LinkdDaemon",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
@@ -92,13 +107,18 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
-            name: "LinkdSystemdTests",
-            dependencies: ["LinkdSystemd", "LinkdTestSupport"],
+            name: "LinkdSystemTests",
+            dependencies: ["LinkdSystem", "LinkdTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
-            name: "LinkdDaemonTests",
-            dependencies: ["LinkdDaemon", "LinkdTesting"],
+            name: "LinkdConfigTests",
+            dependencies: ["LinkdConfig", "LinkdTesting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "LinkdDesktopTests",
+            dependencies: ["LinkdDesktop"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -113,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdCLITests",
-            dependencies: ["LinkdCLI", "LinkdSystemd", "LinkdTestSupport", "linkd", "LinkdTesting"],
+            dependencies: ["LinkdCLI", "LinkdSystem", "LinkdTestSupport", "linkd", "LinkdTesting"],
             swiftSettings: upcomingFeatures
         ),
     ],

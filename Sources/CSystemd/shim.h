@@ -1,4 +1,4 @@
-// The C side of LinkdSystemd: libsystemd's headers, and the few things Swift cannot express safely
+// The C side of LinkdSystem: libsystemd's headers, and the few things Swift cannot express safely
 // (struct ucred is _GNU_SOURCE-only, prctl is variadic, and the code between fork and exec must be
 // async-signal-safe C).
 #ifndef LINKD_CSYSTEMD_SHIM_H

@@ -1,5 +1,5 @@
 /// The error type of the command line: what went wrong with the invocation itself.
-public enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An option the command does not know.
     case unknownOption(String, command: String)
     /// A required argument is missing.
@@ -16,7 +16,7 @@ public enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
     case conflict(String, String, command: String)
 
     /// The command whose usage line goes with the error (`nil` for the top level).
-    public var command: String? {
+    package var command: String? {
         switch self {
         case .unknownOption(_, let command), .missingArgument(_, let command), .stdinTwice(let command),
             .missingValue(_, let command), .badValue(_, _, let command), .conflict(_, _, let command):
@@ -25,7 +25,7 @@ public enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownOption(let option, _): "unknown option '\(option)'"
         case .missingArgument(let argument, _): "missing expected argument '\(argument)'"

@@ -1,17 +1,17 @@
 import Glibc
-import LinkdSystemd
+import LinkdSystem
 
 /// Where a command writes and reads: the process's standard streams, or buffers in tests.
-public struct Console: Sendable {
+package struct Console: Sendable {
     /// Writes to standard output.
-    public var write: @Sendable (String) -> Void
+    package var write: @Sendable (String) -> Void
     /// Writes to standard error.
-    public var writeError: @Sendable (String) -> Void
+    package var writeError: @Sendable (String) -> Void
     /// Reads the next chunk of standard input; an empty result is the end.
-    public var readInput: @Sendable () -> [UInt8]
+    package var readInput: @Sendable () -> [UInt8]
 
     /// Creates a console from its three streams.
-    public init(
+    package init(
         write: @escaping @Sendable (String) -> Void,
         writeError: @escaping @Sendable (String) -> Void,
         readInput: @escaping @Sendable () -> [UInt8]
@@ -22,7 +22,7 @@ public struct Console: Sendable {
     }
 
     /// The process's standard output, standard error and standard input.
-    public static let standard = Console(
+    package static let standard = Console(
         write: { FileDescriptor.standardOutput.writeAll($0) },
         writeError: { FileDescriptor.standardError.writeAll($0) },
         readInput: {

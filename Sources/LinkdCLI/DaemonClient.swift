@@ -1,8 +1,9 @@
 import FoundationEssentials
 import Glibc
+import LinkdConfig
 import LinkdDaemon
 import LinkdFormats
-import LinkdSystemd
+import LinkdSystem
 
 /// The client half of `linkd open`: one connection to the daemon, started on demand.
 struct DaemonClient {

@@ -1,5 +1,7 @@
 import FoundationEssentials
+import LinkdConfig
 import LinkdDaemon
+import LinkdDesktop
 import LinkdRouting
 
 /// `linkd register [SCHEME...]`.

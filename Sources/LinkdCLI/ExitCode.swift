@@ -1,5 +1,5 @@
-/// The exit codes of DESIGN.md §4 (sysexits.h where one fits).
-public enum ExitCode: Int32, Sendable, Comparable {
+/// The exit codes of `linkd` (sysexits.h where one fits).
+package enum ExitCode: Int32, Sendable, Comparable {
     /// Every link was routed or delivered.
     case success = 0
     /// Some link matched no route.
@@ -16,5 +16,5 @@ public enum ExitCode: Int32, Sendable, Comparable {
     case permission = 77
 
     /// Orders codes by severity, so that a run over several links can keep the worst.
-    public static func < (lhs: ExitCode, rhs: ExitCode) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: ExitCode, rhs: ExitCode) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -2,9 +2,9 @@ import FoundationEssentials
 import Glibc
 
 /// The `linkd` command line: dispatch to subcommands, help and version, and the one place errors are rendered.
-public enum LinkdCLI {
+package enum LinkdCLI {
     /// The version `linkd --version` prints.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
         OpenCommand.self, ParseCommand.self, RouteCommand.self, RegisterCommand.self, UnregisterCommand.self,
@@ -32,7 +32,7 @@ public enum LinkdCLI {
     }
 
     /// Runs `linkd` with the process's arguments and exits with the command's code.
-    public static func main() async -> Never {
+    package static func main() async -> Never {
         var arguments: [[UInt8]] = []
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index] else { continue }
@@ -50,8 +50,8 @@ public enum LinkdCLI {
 
     /// Runs `linkd` with `arguments` (the words after the program name, as raw bytes).
     ///
-    /// - Returns: the exit code of DESIGN.md §4; usage errors print the usage line and return 64.
-    public static func run(_ arguments: [[UInt8]], console: Console) async -> ExitCode {
+    /// - Returns: the exit code; usage errors print the usage line and return 64.
+    package static func run(_ arguments: [[UInt8]], console: Console) async -> ExitCode {
         let words = arguments.map { String(decoding: $0, as: UTF8.self) }
         guard let first = words.first else {
             console.writeError(help)

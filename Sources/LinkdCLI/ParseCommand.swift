@@ -81,7 +81,7 @@ struct ParseCommand: Command {
 }
 
 extension RouteError {
-    /// The error object of DESIGN.md §4: kind, reason, part and message.
+    /// The error object of `--json` output: kind, reason, part and message.
     var json: JSONValue {
         switch self {
         case .refused(let refusal):

@@ -2,9 +2,9 @@ import FoundationEssentials
 import Glibc
 import LinkdDaemon
 import LinkdFormats
-import LinkdSystemd
+import LinkdSystem
 
-/// Where `linkd open` gets the new password the daemon asks for (DESIGN.md §6), in order: one line of standard input
+/// Where `linkd open` gets the new password the daemon asks for, in order: one line of standard input
 /// with `--password-stdin`; the terminal when standard input is one (no echo, asked twice; a refused password is
 /// asked again); else an askpass program run like `SSH_ASKPASS`. It never opens `/dev/tty`.
 struct PasswordPrompt {

@@ -1,9 +1,10 @@
 import FoundationEssentials
+import LinkdConfig
 import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 
-/// How `linkd route` prints a resolution or an error (DESIGN.md §4): one JSON object per line, or text.
+/// How `linkd route` prints a resolution or an error: one JSON object per line, or text.
 struct RouteOutput {
     var reveal: Bool
     /// `no_route` with the built-in fallback, `no_app` with `--config`.

@@ -1,23 +1,24 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import LinkdConfig
 import LinkdFormats
-import LinkdSystemd
+import LinkdSystem
 
-/// `linkd daemon`: serves the socket of DESIGN.md §5 until it has been idle for `idleExit`, or a signal stops it.
-public struct Daemon: Sendable {
+/// `linkd daemon`: serves linkd's socket until it has been idle for `idleExit`, or a signal stops it.
+package struct Daemon: Sendable {
     /// The daemon's settings.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// `--socket PATH`; `nil` for `$XDG_RUNTIME_DIR/linkd/socket`.
-        public var socket: String?
+        package var socket: String?
         /// `--idle-exit SEC`; default 30 s.
-        public var idleExit: Duration = .seconds(30)
+        package var idleExit: Duration = .seconds(30)
         /// How long an exec program may run (`LINKD_EXEC_TIME_LIMIT`, seconds; default 120).
-        public var execTimeLimit: Duration = .seconds(120)
+        package var execTimeLimit: Duration = .seconds(120)
         /// How long in-flight work may take to finish after SIGTERM.
-        public var drainDeadline: Duration = .seconds(10)
+        package var drainDeadline: Duration = .seconds(10)
 
-        public init(socket: String? = nil, idleExit: Duration = .seconds(30)) {
+        package init(socket: String? = nil, idleExit: Duration = .seconds(30)) {
             self.socket = socket
             self.idleExit = idleExit
             if let seconds = ProcessInfo.processInfo.environment["LINKD_EXEC_TIME_LIMIT"].flatMap(Int.init), seconds > 0
@@ -35,16 +36,16 @@ public struct Daemon: Sendable {
         case signal
     }
 
-    public let options: Options
+    package let options: Options
 
-    public init(options: Options) {
+    package init(options: Options) {
         self.options = options
     }
 
     /// Runs until idle exit or a signal.
     ///
     /// - Returns: the process exit status (0, or 69 when the daemon cannot listen).
-    public func run() async -> Int32 {
+    package func run() async -> Int32 {
         signal(SIGPIPE, SIG_IGN)  // a client or program that goes away is an EPIPE, not the daemon's death
         let log = DaemonLog.make()
         let notifier = Notifier()
@@ -52,7 +53,7 @@ public struct Daemon: Sendable {
         let listener: Listener
         do {
             paths = try DaemonPaths.resolve(socket: options.socket)
-            try DaemonPaths.makePrivateDirectory(paths.runtimeDirectory)
+            try FileSystem.makePrivateDirectory(paths.runtimeDirectory)
             let passed = try ListenedSockets.take()
             if let first = passed.first {
                 listener = try Listener.adopt(first)

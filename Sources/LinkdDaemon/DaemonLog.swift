@@ -1,11 +1,11 @@
-public import FoundationEssentials
+import FoundationEssentials
 import LinkdFormats
-import LinkdSystemd
+import LinkdSystem
 
 /// The daemon's log: the journal when there is one (structured `LINKD_*` fields), else standard error (with the
 /// `<N>` syslog prefix when it is a journal stream). Messages name links by their spool id, never by their text;
 /// as a safety net every message also passes through ``LinkRedactor``.
-public struct DaemonLog: Sendable {
+package struct DaemonLog: Sendable {
     enum Sink: Sendable {
         case journal
         case standardError(prefixed: Bool)
@@ -14,15 +14,15 @@ public struct DaemonLog: Sendable {
     let sink: Sink
 
     /// The log for this process's environment.
-    public static func make(environment: [String: String] = ProcessInfo.processInfo.environment) -> DaemonLog {
+    package static func make(environment: [String: String] = ProcessInfo.processInfo.environment) -> DaemonLog {
         if environment["JOURNAL_STREAM"] != nil && Journal.isAvailable { return DaemonLog(sink: .journal) }
         return DaemonLog(sink: .standardError(prefixed: environment["JOURNAL_STREAM"] != nil))
     }
 
-    public func info(_ message: String, _ fields: [(String, String)] = []) { write(message, .info, fields) }
-    public func notice(_ message: String, _ fields: [(String, String)] = []) { write(message, .notice, fields) }
-    public func warning(_ message: String, _ fields: [(String, String)] = []) { write(message, .warning, fields) }
-    public func error(_ message: String, _ fields: [(String, String)] = []) { write(message, .error, fields) }
+    package func info(_ message: String, _ fields: [(String, String)] = []) { write(message, .info, fields) }
+    package func notice(_ message: String, _ fields: [(String, String)] = []) { write(message, .notice, fields) }
+    package func warning(_ message: String, _ fields: [(String, String)] = []) { write(message, .warning, fields) }
+    package func error(_ message: String, _ fields: [(String, String)] = []) { write(message, .error, fields) }
 
     private func write(_ message: String, _ priority: Journal.Priority, _ fields: [(String, String)]) {
         let safe = LinkRedactor.redact(DisplayText.sanitize(message))

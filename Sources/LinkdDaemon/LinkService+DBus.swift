@@ -1,7 +1,8 @@
 import Dispatch
+import LinkdConfig
 import LinkdFormats
 import LinkdRouting
-import LinkdSystemd
+import LinkdSystem
 
 extension LinkService {
     /// How long the app may take to answer `Open`, D-Bus activation included.

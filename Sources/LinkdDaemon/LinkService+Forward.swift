@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LinkdConfig
 import LinkdFormats
 import LinkdRouting
 

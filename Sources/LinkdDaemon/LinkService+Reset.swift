@@ -1,12 +1,14 @@
 import Dispatch
 import FoundationEssentials
+import LinkdConfig
+import LinkdDesktop
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
-import LinkdSystemd
+import LinkdSystem
 
 extension LinkService {
-    /// The `reset` action (DESIGN.md §6): only for routes that are resets; the link is spooled, the session layer runs
+    /// The `reset` action: only for routes that are resets; the link is spooled, the session layer runs
     /// against the app's backend, the client is asked for the password, and the result goes back to the client — or
     /// to a desktop notification when no client waits any more.
     func reset(
@@ -163,17 +165,10 @@ extension LinkService {
 
     /// Sends a desktop notification (markup escaped, controls stripped); a failure is logged.
     func notify(summary: String, body: String) async {
-        let text = DisplayText.escapeMarkup(body)
-        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<SystemdError?, Never>) in
-            DesktopNotification.queue.async {
-                do throws(SystemdError) {
-                    try SessionBus.notify(summary: summary, body: text, timeout: .seconds(5))
-                    continuation.resume(returning: nil as SystemdError?)
-                } catch {
-                    continuation.resume(returning: error)
-                }
-            }
+        do {
+            try await DesktopNotification.show(summary: summary, body: body)
+        } catch {
+            log.warning("cannot show a desktop notification: \(error)")
         }
-        if let failure { log.warning("cannot show a desktop notification: \(failure)") }
     }
 }

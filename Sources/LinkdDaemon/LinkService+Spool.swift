@@ -1,3 +1,5 @@
+import LinkdConfig
+
 extension LinkService {
     /// The spool could not record a link; `response` is the answer for the client.
     struct SpoolUnwritable: Error {

@@ -1,8 +1,9 @@
 import FoundationEssentials
+import LinkdConfig
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
-import LinkdSystemd
+import LinkdSystem
 
 /// What the daemon does with links: route them with the apps.d config, spool them before they are acknowledged,
 /// run their action, and join a link that is opened again while its first run is in flight.

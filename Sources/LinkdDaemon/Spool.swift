@@ -1,39 +1,40 @@
 import FoundationEssentials
 import Glibc
+import LinkdSystem
 
-/// Accepted links that have not finished their action (DESIGN.md §5): one 0600 file per link in a 0700 folder,
+/// Accepted links that have not finished their action: one 0600 file per link in a 0700 folder,
 /// named by a random id (never by anything in the link), written before the link is acknowledged and removed when
 /// its action finishes.
-public struct Spool: Sendable {
+package struct Spool: Sendable {
     /// One accepted link.
-    public struct Entry: Sendable, Codable, Equatable {
+    package struct Entry: Sendable, Codable, Equatable {
         /// The stable id: the file name, and the `id` an exec program receives, so it can recognise a repeat.
-        public var id: String
+        package var id: String
         /// The link as the client sent it.
-        public var url: String
+        package var url: String
         /// How many times its action was started (1, then 2 on the replay after a crash).
-        public var attempts: Int
+        package var attempts: Int
         /// When it was accepted, seconds since 1970.
-        public var accepted: Double
+        package var accepted: Double
         /// For a link queued for a `forward` subscriber: its app, and when it expires (seconds since 1970).
-        public var app: String?
-        public var expires: Double?
+        package var app: String?
+        package var expires: Double?
         /// For a reset: `reset`, and whether the request carrying the password may have gone out.
-        public var action: String?
-        public var sent: Bool?
+        package var action: String?
+        package var sent: Bool?
     }
 
     /// The folder.
-    public let directory: String
+    package let directory: String
 
     /// A spool in `directory`, created 0700 when missing.
-    public init(directory: String) throws {
+    package init(directory: String) throws {
         self.directory = directory
-        try DaemonPaths.makePrivateDirectory(directory)
+        try FileSystem.makePrivateDirectory(directory)
     }
 
     /// Writes a new entry for `url` and returns it.
-    public func add(url: String, app: String? = nil, expires: Double? = nil, action: String? = nil) throws -> Entry {
+    package func add(url: String, app: String? = nil, expires: Double? = nil, action: String? = nil) throws -> Entry {
         var generator = SystemRandomNumberGenerator()
         let id = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }
             .map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
@@ -51,7 +52,7 @@ public struct Spool: Sendable {
     }
 
     /// Rewrites `entry` (atomically: a temporary file renamed over it).
-    public func write(_ entry: Entry) throws {
+    package func write(_ entry: Entry) throws {
         let data = try JSONEncoder().encode(entry)
         let temporary = directory + "/." + entry.id + ".tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
@@ -62,12 +63,12 @@ public struct Spool: Sendable {
     }
 
     /// Removes the entry `id` (its action finished, or it can never run).
-    public func remove(_ id: String) {
+    package func remove(_ id: String) {
         unlink(path(of: id))
     }
 
     /// Every entry, oldest first; unreadable files are returned as ids to remove.
-    public func entries() -> (entries: [Entry], broken: [String]) {
+    package func entries() -> (entries: [Entry], broken: [String]) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var entries: [Entry] = []
         var broken: [String] = []

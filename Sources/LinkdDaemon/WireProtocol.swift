@@ -1,12 +1,12 @@
-public import LinkdFormats
+package import LinkdFormats
 
-/// The daemon's wire protocol (DESIGN.md §5): newline-delimited JSON, one request per line, one response per request.
-public enum WireProtocol {
+/// The daemon's wire protocol: newline-delimited JSON, one request per line, one response per request.
+package enum WireProtocol {
     /// The longest request line, in bytes.
-    public static let maximumLine = 65_536
+    package static let maximumLine = 65_536
 
     /// A request a client sends.
-    public enum Request: Sendable, Equatable {
+    package enum Request: Sendable, Equatable {
         /// `{"op": "open", "url": "…", "interactive": true}`.
         case open(url: String, interactive: Bool)
         /// `{"op": "subscribe", "app": "…"}`: the connection then receives the app's `forward` links, one JSON line each.
@@ -14,13 +14,13 @@ public enum WireProtocol {
     }
 
     /// A refusal in a response: `{"kind", "reason", "part"?, "message"}`.
-    public struct Failure: Error, Sendable, Equatable {
-        public var kind: String
-        public var reason: String
-        public var part: String?
-        public var message: String
+    package struct Failure: Error, Sendable, Equatable {
+        package var kind: String
+        package var reason: String
+        package var part: String?
+        package var message: String
 
-        public init(kind: String, reason: String, part: String? = nil, message: String) {
+        package init(kind: String, reason: String, part: String? = nil, message: String) {
             self.kind = kind
             self.reason = reason
             self.part = part
@@ -37,7 +37,7 @@ public enum WireProtocol {
     }
 
     /// Reads one request line.
-    public static func decode(_ line: [UInt8]) -> Result<Request, Failure> {
+    package static func decode(_ line: [UInt8]) -> Result<Request, Failure> {
         guard let object = try? JSONValue.parse(line), object.objectMembers != nil else {
             return .failure(
                 Failure(kind: "request", reason: "bad_request", message: "a request is one JSON object per line")
@@ -77,7 +77,7 @@ public enum WireProtocol {
     }
 
     /// `{"op": "open", …}` as a line, without its LF.
-    public static func encode(_ request: Request) -> String {
+    package static func encode(_ request: Request) -> String {
         switch request {
         case .open(let url, let interactive):
             JSONValue.object([("op", .string("open")), ("url", .string(url)), ("interactive", .bool(interactive))])
@@ -88,7 +88,7 @@ public enum WireProtocol {
     }
 
     /// `{"ok": true, "route", "app", "state"}`, and for a reset a `message` for the person (whose password changed).
-    public static func success(route: String, app: String?, state: String, message: String? = nil) -> String {
+    package static func success(route: String, app: String?, state: String, message: String? = nil) -> String {
         var members: [(String, JSONValue)] = [
             ("ok", .bool(true)), ("route", .string(route)), ("app", app.map(JSONValue.string) ?? .null),
             ("state", .string(state)),
@@ -99,25 +99,25 @@ public enum WireProtocol {
 
     /// A question the daemon asks the client during a reset, `{"ask": "password", "prompt", "error"?}`, answered by
     /// `linkd open` with ``passwordAnswer(_:)``.
-    public struct PasswordQuestion: Sendable, Equatable {
-        public var prompt: String
+    package struct PasswordQuestion: Sendable, Equatable {
+        package var prompt: String
         /// Why the password given before was refused, in the backend's words.
-        public var error: String?
+        package var error: String?
 
-        public init(prompt: String, error: String?) {
+        package init(prompt: String, error: String?) {
             self.prompt = prompt
             self.error = error
         }
 
         /// The question in a line the daemon sent, or `nil` when the line is an answer to a request.
-        public init?(_ object: JSONValue) {
+        package init?(_ object: JSONValue) {
             guard object["ask"]?.stringValue == "password" else { return nil }
             prompt = DisplayText.sanitize(object["prompt"]?.stringValue ?? "New password")
             error = object["error"]?.stringValue.map(DisplayText.sanitize)
         }
 
         /// The question as a line, without its LF.
-        public var line: String {
+        package var line: String {
             var members: [(String, JSONValue)] = [("ask", .string("password")), ("prompt", .string(prompt))]
             if let error { members.append(("error", .string(error))) }
             return JSONValue.object(members).serialized
@@ -125,23 +125,23 @@ public enum WireProtocol {
     }
 
     /// The client's answer to a ``PasswordQuestion``: `{"password": "…"}`, or `{"password": null}` when it has none.
-    public static func passwordAnswer(_ password: Secret?) -> String {
+    package static func passwordAnswer(_ password: Secret?) -> String {
         JSONValue.object([("password", password.map { .string($0.revealed()) } ?? .null)]).serialized
     }
 
     /// The password in a client's answer; `nil` for `{"password": null}`, an empty one, or anything else.
-    public static func password(inAnswer answer: JSONValue?) -> Secret? {
+    package static func password(inAnswer answer: JSONValue?) -> Secret? {
         guard let password = answer?["password"]?.stringValue, !password.isEmpty else { return nil }
         return Secret(password)
     }
 
     /// `{"ok": true, "app", "state": "subscribed"}`, the answer to a subscription.
-    public static func subscribed(app: String) -> String {
+    package static func subscribed(app: String) -> String {
         JSONValue.object([("ok", .bool(true)), ("app", .string(app)), ("state", .string("subscribed"))]).serialized
     }
 
     /// `{"ok": false, "error": {…}}`.
-    public static func failure(_ failure: Failure) -> String {
+    package static func failure(_ failure: Failure) -> String {
         JSONValue.object([("ok", .bool(false)), ("error", failure.json)]).serialized
     }
 }

@@ -1,13 +1,13 @@
-public import LinkdFormats
+package import LinkdFormats
 
 /// The email/password calls of Atlas App Services the reset needs (backend-contract.md §B), sent the way
 /// realm-core sends them: JSON bodies, `Accept: application/json`, no Authorization.
-public struct AppServicesClient: Sendable {
+package struct AppServicesClient: Sendable {
     /// `<url>/api/client/v2.0/app/<appId>/auth/providers/local-userpass`.
-    public let providerURL: String
+    package let providerURL: String
     private let transport: any HTTPTransport
 
-    public init(url: String, appID: String, transport: any HTTPTransport) {
+    package init(url: String, appID: String, transport: any HTTPTransport) {
         var base = url
         while base.hasSuffix("/") { base.removeLast() }
         providerURL = base + "/api/client/v2.0/app/" + appID + "/auth/providers/local-userpass"
@@ -15,7 +15,7 @@ public struct AppServicesClient: Sendable {
     }
 
     /// `POST …/reset {"password", "token", "tokenId"}`: sets the new password with a reset link's token.
-    public func resetPassword(_ password: Secret, token: Secret, tokenID: String) async throws(SessionError) {
+    package func resetPassword(_ password: Secret, token: Secret, tokenID: String) async throws(SessionError) {
         try await post(
             "/reset",
             .object([
@@ -26,12 +26,12 @@ public struct AppServicesClient: Sendable {
     }
 
     /// `POST …/confirm {"token", "tokenId"}`: confirms an account with a confirmation link's token.
-    public func confirm(token: Secret, tokenID: String) async throws(SessionError) {
+    package func confirm(token: Secret, tokenID: String) async throws(SessionError) {
         try await post("/confirm", .object([("token", .string(token.revealed())), ("tokenId", .string(tokenID))]))
     }
 
     /// `POST …/reset/send {"email"}`: asks App Services to email a reset link.
-    public func sendResetEmail(to email: String) async throws(SessionError) {
+    package func sendResetEmail(to email: String) async throws(SessionError) {
         try await post("/reset/send", .object([("email", .string(email))]))
     }
 

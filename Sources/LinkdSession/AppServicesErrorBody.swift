@@ -2,13 +2,13 @@ import LinkdFormats
 
 /// Reads an Atlas App Services error response, `{"error": "…", "error_code": "…", "link": "…"}` (realm-core
 /// `check_for_errors`). The `link` (a console URL with group and app ids) is not kept.
-public enum AppServicesErrorBody {
+package enum AppServicesErrorBody {
     static let linkGone: Set<String> = ["UserpassTokenInvalid", "InvalidSession"]
     static let passwordCodes: Set<String> = ["InvalidPassword"]
 
     /// The error a response with `status`, its `Content-Type` and `body` stands for. A body that is not JSON (a proxy's
     /// HTML page, say) keeps the status and a short excerpt, as realm-core does.
-    public static func decode(status: Int, contentType: String?, body: some Collection<UInt8>) -> BackendError {
+    package static func decode(status: Int, contentType: String?, body: some Collection<UInt8>) -> BackendError {
         let isJSON = contentType?.lowercased().hasPrefix("application/json") ?? false
         let object = isJSON ? (try? JSONValue.parse(body)).flatMap { $0.objectMembers == nil ? nil : $0 } : nil
         let code = object?["error_code"]?.stringValue ?? ""

@@ -1,7 +1,7 @@
 /// A backend's refusal of a request, in the backend's own words, sorted into what linkd does about it.
-public struct BackendError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct BackendError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What the refusal means for the reset.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The link (or the session made from it) is no longer honoured: expired or already used.
         case linkExpiredOrUsed
         /// The new password was refused (weak, same as before, too long); ``BackendError/reasons`` may say why.
@@ -14,17 +14,17 @@ public struct BackendError: Error, Sendable, Equatable, CustomStringConvertible 
         case refused
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The HTTP status.
-    public var status: Int
+    package var status: Int
     /// The backend's error code (`same_password`, `UserpassTokenInvalid`), or empty when it sent none.
-    public var code: String
+    package var code: String
     /// The backend's message, sanitised for display, at most 300 characters.
-    public var message: String
+    package var message: String
     /// For a weak password, the backend's reasons (`length`, `characters`, `pwned`).
-    public var reasons: [String]
+    package var reasons: [String]
 
-    public init(kind: Kind, status: Int, code: String, message: String, reasons: [String] = []) {
+    package init(kind: Kind, status: Int, code: String, message: String, reasons: [String] = []) {
         self.kind = kind
         self.status = status
         self.code = code
@@ -32,7 +32,7 @@ public struct BackendError: Error, Sendable, Equatable, CustomStringConvertible 
         self.reasons = reasons
     }
 
-    public var description: String {
+    package var description: String {
         let reasonText = reasons.isEmpty ? "" : " (reasons: \(reasons.joined(separator: ", ")))"
         let codeText = code.isEmpty ? "HTTP \(status)" : "\(code), HTTP \(status)"
         return "\(message)\(reasonText) [\(codeText)]"

@@ -6,7 +6,7 @@ import LinkdRouting
 /// token elsewhere), http(s) only, https except for loopback hosts, connect limit 5 s, request limit 15 s, and the
 /// overall ``RequestDeadline`` a reset sets. Each request runs its blocking `curl_easy_perform` on a thread of its own
 /// (``BlockingCall``), never on the cooperative pool.
-public struct CurlTransport: HTTPTransport {
+package struct CurlTransport: HTTPTransport {
     /// The longest answer body read, in bytes.
     static let maximumBody = 1 << 20
 
@@ -18,14 +18,14 @@ public struct CurlTransport: HTTPTransport {
     ///   - caFile: a PEM file of an extra CA to trust beside the system's (`caFile` of a backend).
     ///   - connectTimeout: how long a connection may take (5 s).
     ///   - requestTimeout: how long one request may take in all (15 s).
-    public init(caFile: String? = nil, connectTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(15))
+    package init(caFile: String? = nil, connectTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(15))
     {
         self.caFile = caFile
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
     }
 
-    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard let link = try? LinkURL(parsing: request.url) else { throw .insecureURL("(unreadable URL)") }
         guard link.scheme == "https" || (link.scheme == "http" && Loopback.hosts.contains(link.hostname)) else {
             throw .insecureURL(link.hostname)

@@ -1,17 +1,17 @@
-public import LinkdFormats
+package import LinkdFormats
 import LinkdRouting
 
 /// The calls of GoTrue (Supabase Auth) the reset needs (backend-contract.md §A), with the headers supabase-swift
 /// sends: `apikey` always, `Authorization: Bearer` where the call acts for a session, `X-Supabase-Api-Version:
 /// 2024-01-01` so errors come in the current shape.
-public struct GoTrueClient: Sendable {
+package struct GoTrueClient: Sendable {
     /// `<backend url>/auth/v1`.
-    public let baseURL: String
+    package let baseURL: String
     private let apiKey: String
     private let transport: any HTTPTransport
 
     /// - Parameter url: the backend's `url` from apps.d (linkd appends `/auth/v1`).
-    public init(url: String, apiKey: String, transport: any HTTPTransport) {
+    package init(url: String, apiKey: String, transport: any HTTPTransport) {
         var base = url
         while base.hasSuffix("/") { base.removeLast() }
         baseURL = base + "/auth/v1"
@@ -20,24 +20,24 @@ public struct GoTrueClient: Sendable {
     }
 
     /// `GET /user`: the user of a session, which proves the session (a link's access token) is live.
-    public func user(accessToken: Secret) async throws(SessionError) -> GoTrueUser {
+    package func user(accessToken: Secret) async throws(SessionError) -> GoTrueUser {
         try GoTrueUser(await call("GET", "/user", bearer: accessToken))
     }
 
     /// `POST /token?grant_type=refresh_token`: a new session; the refresh token rotates.
-    public func refresh(_ refreshToken: Secret) async throws(SessionError) -> GoTrueSession {
+    package func refresh(_ refreshToken: Secret) async throws(SessionError) -> GoTrueSession {
         let body = JSONValue.object([("refresh_token", .string(refreshToken.revealed()))])
         return try GoTrueSession(await call("POST", "/token?grant_type=refresh_token", body: body))
     }
 
     /// `POST /verify` with only `token_hash` and `type` (anything more is refused by GoTrue).
-    public func verify(tokenHash: Secret, type: String) async throws(SessionError) -> GoTrueSession {
+    package func verify(tokenHash: Secret, type: String) async throws(SessionError) -> GoTrueSession {
         let body = JSONValue.object([("token_hash", .string(tokenHash.revealed())), ("type", .string(type))])
         return try GoTrueSession(await call("POST", "/verify", body: body))
     }
 
     /// `POST /token?grant_type=pkce`: the session for a PKCE link's `code`, proved by the stored verifier.
-    public func exchange(code: Secret, verifier: Secret) async throws(SessionError) -> GoTrueSession {
+    package func exchange(code: Secret, verifier: Secret) async throws(SessionError) -> GoTrueSession {
         let body = JSONValue.object([
             ("auth_code", .string(code.revealed())), ("code_verifier", .string(verifier.revealed())),
         ])
@@ -46,7 +46,7 @@ public struct GoTrueClient: Sendable {
 
     /// `POST /recover?redirect_to=…` with an S256 challenge: asks GoTrue to email a reset link (200 `{}` whether or
     /// not the address has an account).
-    public func recover(email: String, redirectTo: String, challenge: String) async throws(SessionError) {
+    package func recover(email: String, redirectTo: String, challenge: String) async throws(SessionError) {
         let body = JSONValue.object([
             ("email", .string(email)), ("code_challenge", .string(challenge)),
             ("code_challenge_method", .string("s256")),
@@ -55,13 +55,13 @@ public struct GoTrueClient: Sendable {
     }
 
     /// `PUT /user {"password": …}`: sets the new password.
-    public func updatePassword(_ password: Secret, accessToken: Secret) async throws(SessionError) {
+    package func updatePassword(_ password: Secret, accessToken: Secret) async throws(SessionError) {
         let body = JSONValue.object([("password", .string(password.revealed()))])
         _ = try await call("PUT", "/user", bearer: accessToken, body: body)
     }
 
     /// `POST /logout?scope=…` (204, empty body).
-    public func logout(accessToken: Secret, scope: String = "local") async throws(SessionError) {
+    package func logout(accessToken: Secret, scope: String = "local") async throws(SessionError) {
         _ = try await call("POST", "/logout?scope=\(scope)", bearer: accessToken, expectsBody: false)
     }
 

@@ -3,7 +3,7 @@ import LinkdFormats
 /// Reads a GoTrue (Supabase Auth) error response: the current shape `{"code": "…", "message": "…"}` (request header
 /// `X-Supabase-Api-Version: 2024-01-01`), the legacy `{"code": 422, "error_code": "…", "msg": "…"}`, the OAuth
 /// `{"error": "…", "error_description": "…"}`, a gateway's `{"message": "…"}`, or anything else.
-public enum GoTrueErrorBody {
+package enum GoTrueErrorBody {
     /// Codes that mean the link, or the session made from it, is gone.
     static let linkGone: Set<String> = [
         "otp_expired", "session_not_found", "session_expired", "bad_jwt", "refresh_token_not_found",
@@ -13,7 +13,7 @@ public enum GoTrueErrorBody {
     static let rateLimitCodes: Set<String> = ["over_request_rate_limit", "over_email_send_rate_limit"]
 
     /// The error a response with `status`, the `x-sb-error-code` header value (if any) and `body` stands for.
-    public static func decode(status: Int, errorCodeHeader: String?, body: some Collection<UInt8>) -> BackendError {
+    package static func decode(status: Int, errorCodeHeader: String?, body: some Collection<UInt8>) -> BackendError {
         let object = (try? JSONValue.parse(body)).flatMap { $0.objectMembers == nil ? nil : $0 }
         var code = object?["error_code"]?.stringValue ?? object?["code"]?.stringValue ?? object?["error"]?.stringValue
         if code == nil || code?.isEmpty == true { code = errorCodeHeader }

@@ -1,12 +1,12 @@
-public import LinkdFormats
+package import LinkdFormats
 
 /// A GoTrue session (AccessTokenResponse, contract A.1): its tokens stay `Secret`s.
-public struct GoTrueSession: Sendable {
-    public var accessToken: Secret
-    public var refreshToken: Secret
+package struct GoTrueSession: Sendable {
+    package var accessToken: Secret
+    package var refreshToken: Secret
     /// Unix seconds.
-    public var expiresAt: Int64
-    public var user: GoTrueUser
+    package var expiresAt: Int64
+    package var user: GoTrueUser
 
     init(_ object: JSONValue) throws(SessionError) {
         guard let access = object["access_token"]?.stringValue, let refresh = object["refresh_token"]?.stringValue,
@@ -20,9 +20,9 @@ public struct GoTrueSession: Sendable {
 }
 
 /// The parts of a GoTrue user linkd shows: id and email.
-public struct GoTrueUser: Sendable, Equatable {
-    public var id: String
-    public var email: String
+package struct GoTrueUser: Sendable, Equatable {
+    package var id: String
+    package var email: String
 
     init(_ object: JSONValue) throws(SessionError) {
         guard let id = object["id"]?.stringValue else { throw .badResponse("a user without an id") }

@@ -1,11 +1,11 @@
 /// One request to a backend. Secrets travel in `headers` and `body` only, never in `url`.
-public struct HTTPRequest: Sendable {
-    public var method: String
-    public var url: String
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+package struct HTTPRequest: Sendable {
+    package var method: String
+    package var url: String
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
 
-    public init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    package init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -14,12 +14,12 @@ public struct HTTPRequest: Sendable {
 }
 
 /// A backend's answer; header names in lower case.
-public struct HTTPResponse: Sendable {
-    public var status: Int
-    public var headers: [String: String]
-    public var body: [UInt8]
+package struct HTTPResponse: Sendable {
+    package var status: Int
+    package var headers: [String: String]
+    package var body: [UInt8]
 
-    public init(status: Int, headers: [String: String], body: [UInt8]) {
+    package init(status: Int, headers: [String: String], body: [UInt8]) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -27,7 +27,7 @@ public struct HTTPResponse: Sendable {
 }
 
 /// Why a request got no answer.
-public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL is not https (plain http is for loopback hosts alone).
     case insecureURL(String)
     /// No connection, DNS failure, TLS failure, connection closed mid-response.
@@ -35,7 +35,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The connect (5 s) or request (15 s) limit passed.
     case timedOut
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .insecureURL(let host):
             "linkd talks to backends over https only (plain http for loopback); '\(host)' is not"
@@ -46,7 +46,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
 }
 
 /// The one seam between the session layer and the network.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
 }
 

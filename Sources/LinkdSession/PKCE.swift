@@ -1,13 +1,13 @@
 /// PKCE (RFC 7636) with the S256 method, as GoTrue's `/recover` takes it.
-public enum PKCE {
+package enum PKCE {
     /// A new verifier: 32 random bytes, base64url without padding (43 characters).
-    public static func makeVerifier() -> String {
+    package static func makeVerifier() -> String {
         var generator = SystemRandomNumberGenerator()
         return base64URL((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     /// `BASE64URL(SHA256(verifier))`.
-    public static func challenge(for verifier: String) -> String {
+    package static func challenge(for verifier: String) -> String {
         base64URL(SHA256.hash(Array(verifier.utf8)))
     }
 

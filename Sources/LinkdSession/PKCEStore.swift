@@ -1,21 +1,21 @@
 import Glibc
-public import LinkdFormats
+package import LinkdFormats
 
 /// The verifiers of resets linkd requested (`linkd reset request`), one per app, in `$XDG_STATE_HOME/linkd/pkce/`
 /// (folder 0700, files 0600). A verifier is taken once: the first `take` renames it away before reading it. It
 /// expires with GoTrue's flow state (300 s after the request by default), and storing a new one removes expired ones.
-public struct PKCEStore: Sendable {
+package struct PKCEStore: Sendable {
     /// How long a stored verifier is kept.
-    public static let lifetime: Int64 = 300
+    package static let lifetime: Int64 = 300
 
-    public let directory: String
+    package let directory: String
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
     /// The store of `$XDG_STATE_HOME/linkd/pkce` (`~/.local/state/linkd/pkce`).
-    public static func standard(environment: [String: String]) -> PKCEStore? {
+    package static func standard(environment: [String: String]) -> PKCEStore? {
         let state =
             environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? environment["HOME"].map { $0 + "/.local/state" }
@@ -23,14 +23,14 @@ public struct PKCEStore: Sendable {
     }
 
     /// Why a verifier could not be stored.
-    public struct Unwritable: Error, Sendable, Equatable, CustomStringConvertible {
-        public var path: String
-        public var errno: Int32
-        public var description: String { "cannot write \(path): \(String(cString: strerror(errno)))" }
+    package struct Unwritable: Error, Sendable, Equatable, CustomStringConvertible {
+        package var path: String
+        package var errno: Int32
+        package var description: String { "cannot write \(path): \(String(cString: strerror(errno)))" }
     }
 
     /// Stores `verifier` for `app`, replacing an earlier one (the backend honours the newest email only).
-    public func store(_ verifier: Secret, app: String, now: Int64) throws(Unwritable) {
+    package func store(_ verifier: Secret, app: String, now: Int64) throws(Unwritable) {
         try makeDirectories()
         removeExpired(now: now)
         let path = file(for: app)
@@ -52,7 +52,7 @@ public struct PKCEStore: Sendable {
     }
 
     /// The verifier stored for `app`, removed from the store; `nil` when there is none or it expired.
-    public func take(app: String, now: Int64) -> Secret? {
+    package func take(app: String, now: Int64) -> Secret? {
         let path = file(for: app)
         var generator = SystemRandomNumberGenerator()
         let claimed = path + ".taken-" + String(generator.next() as UInt64, radix: 16)

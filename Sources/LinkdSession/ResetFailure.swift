@@ -1,6 +1,6 @@
-/// Why a reset did not change the password, told for a person, with the exit code of DESIGN.md §6.
-public struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Equatable {
+/// Why a reset did not change the password, told for a person, with its exit code.
+package struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Equatable {
         /// The backend no longer honours the link: expired, or already used.
         case linkExpiredOrUsed = "link_expired"
         /// The backend refused the new password (weak, same as before).
@@ -15,17 +15,17 @@ public struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case cancelled = "cancelled"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// One line for a person; the backend's words are in it, no secret is.
-    public var message: String
+    package var message: String
 
-    public init(kind: Kind, message: String) {
+    package init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message
     }
 
     /// `linkd open`'s exit code: 65 refused (link or password), 69 unreachable, 75 worth retrying later.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch kind {
         case .linkExpiredOrUsed, .passwordRejected, .refused: 65
         case .unreachable: 69
@@ -34,7 +34,7 @@ public struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The wire protocol's error kind for this failure.
-    public var wireKind: String {
+    package var wireKind: String {
         switch kind {
         case .linkExpiredOrUsed, .passwordRejected, .refused: "refused"
         case .unreachable: "unavailable"
@@ -42,10 +42,10 @@ public struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// The failure a session-layer error stands for.
-    public init(_ error: SessionError) {
+    package init(_ error: SessionError) {
         switch error {
         case .backend(let backend):
             switch backend.kind {

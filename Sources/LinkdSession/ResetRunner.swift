@@ -1,28 +1,28 @@
 import LinkdFormats
 
-/// Runs one password reset (DESIGN.md §6): establishes the session the link stands for, asks for the new password,
+/// Runs one password reset: establishes the session the link stands for, asks for the new password,
 /// sets it, and signs the link's session out. Requests before the password is sent are retried (3 attempts, on
 /// connection errors and 502/503/504); the request that carries the password never is.
-public struct ResetRunner: Sendable {
+package struct ResetRunner: Sendable {
     /// How long the backend work of a whole reset may take in all; the time the person takes to type the password
     /// is not counted.
-    public static let defaultBackendTimeLimit: Duration = .seconds(60)
+    package static let defaultBackendTimeLimit: Duration = .seconds(60)
     /// The pauses between attempts of a request that may be retried.
     static let retryDelays: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2)]
     /// How many passwords one run sends at most (a terminal may try again after a refusal).
     static let maximumPasswords = 5
 
-    public let backend: ResetBackend
-    public let material: ResetMaterial
+    package let backend: ResetBackend
+    package let material: ResetMaterial
     /// Who the account is, for the prompt when the backend does not say (App Services): the app's name.
-    public let appName: String
+    package let appName: String
     /// Called just before the request that carries the password goes out; `false` stops the reset (the daemon
     /// records "sent" in its spool here, and must not send what it could not record).
-    public let beforeSending: @Sendable () async -> Bool
+    package let beforeSending: @Sendable () async -> Bool
     /// The backend time limit of the whole reset (``defaultBackendTimeLimit``).
-    public let backendTimeLimit: Duration
+    package let backendTimeLimit: Duration
 
-    public init(
+    package init(
         backend: ResetBackend,
         material: ResetMaterial,
         appName: String,
@@ -37,13 +37,13 @@ public struct ResetRunner: Sendable {
     }
 
     /// What a successful reset did.
-    public struct Success: Sendable, Equatable {
+    package struct Success: Sendable, Equatable {
         /// The account, masked (`a***@example.com`), or the app's name when the backend does not say.
-        public var account: String
+        package var account: String
         /// Whether the link's session was signed out afterwards (Supabase).
-        public var signedOut: Bool
+        package var signedOut: Bool
 
-        public init(account: String, signedOut: Bool) {
+        package init(account: String, signedOut: Bool) {
             self.account = account
             self.signedOut = signedOut
         }
@@ -55,7 +55,7 @@ public struct ResetRunner: Sendable {
         var account: String
     }
 
-    public func run(passwords: some PasswordSource) async -> Result<Success, ResetFailure> {
+    package func run(passwords: some PasswordSource) async -> Result<Success, ResetFailure> {
         var remaining = backendTimeLimit
         let started = ContinuousClock.now
         let established: Result<Established, SessionError> = await RequestDeadline.$current.withValue(

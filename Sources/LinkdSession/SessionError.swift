@@ -1,5 +1,5 @@
 /// Why a step of the session layer failed.
-public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The backend answered with an error.
     case backend(BackendError)
     /// The backend gave no answer.
@@ -7,7 +7,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The backend answered 2xx with something that is not what its contract says.
     case badResponse(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .backend(let error): error.description
         case .transport(let error): error.description

@@ -5,10 +5,10 @@ import Synchronization
 /// at `/api/client/v2.0/app/<appId>/auth/providers/local-userpass/…`: single-use reset and confirmation tokens
 /// (`token` + `tokenId`, valid 30 minutes), the 6–128 character password rule, and errors as `{error, error_code,
 /// link}` with `Content-Type: application/json` exactly, as realm-core requires.
-public final class AppServicesDouble: Sendable {
-    public static let appID = "linkd-test-abcde"
+package final class AppServicesDouble: Sendable {
+    package static let appID = "linkd-test-abcde"
     /// The error code for a password outside 6–128 characters; the contract could not establish the real one.
-    public static let passwordErrorCode = "InvalidPassword"
+    package static let passwordErrorCode = "InvalidPassword"
 
     struct Pending {
         var email: String
@@ -34,28 +34,28 @@ public final class AppServicesDouble: Sendable {
     private let store = Store()
     private let server: TestHTTPServer
 
-    public init() throws {
+    package init() throws {
         server = try TestHTTPServer { [store] request in store.state.withLock { Self.route(request, &$0) } }
     }
 
     deinit { server.stop() }
 
     /// `http://127.0.0.1:<port>`: the `url` of an `appservices` backend.
-    public var baseURL: String { server.baseURL }
+    package var baseURL: String { server.baseURL }
 
-    public var requests: [ReceivedRequest] { server.requests }
+    package var requests: [ReceivedRequest] { server.requests }
 
-    public func addUser(email: String, password: String) {
+    package func addUser(email: String, password: String) {
         store.state.withLock {
             $0.passwords[email] = password
             $0.confirmed.insert(email)
         }
     }
 
-    public func password(of email: String) -> String? { store.state.withLock { $0.passwords[email] } }
+    package func password(of email: String) -> String? { store.state.withLock { $0.passwords[email] } }
 
     /// A reset link's `token` and `tokenId`, as the reset email carries them; `age` back-dates it.
-    public func resetToken(for email: String, age: Double = 0) -> (token: String, tokenID: String) {
+    package func resetToken(for email: String, age: Double = 0) -> (token: String, tokenID: String) {
         store.state.withLock { state in
             let token = Self.hex(64)
             let tokenID = Self.hex(24)
@@ -65,7 +65,7 @@ public final class AppServicesDouble: Sendable {
     }
 
     /// The token and tokenId of the last reset email `…/reset/send` "sent" to `email`.
-    public func sentReset(to email: String) -> (token: String, tokenID: String)? {
+    package func sentReset(to email: String) -> (token: String, tokenID: String)? {
         store.state.withLock { $0.sentResets[email] }
     }
 

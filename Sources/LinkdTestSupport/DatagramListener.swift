@@ -1,9 +1,9 @@
 import Glibc
 
 /// A Unix datagram socket bound to a path, standing in for systemd's notify socket or the journal's.
-public enum DatagramListener {
+package enum DatagramListener {
     /// A socket bound at `path`, or nil when it cannot be bound. The caller closes it and unlinks `path`.
-    public static func bind(at path: String) -> Int32? {
+    package static func bind(at path: String) -> Int32? {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_un()

@@ -1,37 +1,37 @@
 import Foundation
 import Synchronization
 
-/// A test double of GoTrue (Supabase Auth) built from `../shared/reference/backend-contract.md` §A, served over real
+/// A test double of GoTrue (Supabase Auth) built from GoTrue's documented HTTP contract, served over real
 /// HTTP on 127.0.0.1 at `/auth/v1`: JWT-issuing sessions, single-use recovery links, rotating refresh tokens, the
 /// password rules, sign-out, and both error shapes chosen by the request's `X-Supabase-Api-Version`.
-public final class GoTrueDouble: Sendable {
-    public static let apiKey = "test-anon-key"
-    public static let minimumPasswordLength = 6
+package final class GoTrueDouble: Sendable {
+    package static let apiKey = "test-anon-key"
+    package static let minimumPasswordLength = 6
 
     private let service = GoTrueService()
     private let server: TestHTTPServer
 
-    public init() throws {
+    package init() throws {
         server = try TestHTTPServer { [service] request in service.handle(request) }
     }
 
     deinit { server.stop() }
 
     /// `http://127.0.0.1:<port>` — the `url` of a `supabase` backend (linkd appends `/auth/v1`).
-    public var baseURL: String { server.baseURL }
+    package var baseURL: String { server.baseURL }
 
     /// The port of `baseURL`.
-    public var port: UInt16 { server.port }
+    package var port: UInt16 { server.port }
 
     /// Every request received, in order.
-    public var requests: [ReceivedRequest] { server.requests }
+    package var requests: [ReceivedRequest] { server.requests }
 
     /// Every request received, as `METHOD target`.
-    public var requestLines: [String] { requests.map { "\($0.method) \($0.target)" } }
+    package var requestLines: [String] { requests.map { "\($0.method) \($0.target)" } }
 
     /// What each received request lacks of the headers a client sends on a user's behalf (`apikey`, the API
     /// version, `Authorization: Bearer <accessToken>`): empty when every request carries them.
-    public func missingSessionHeaders(accessToken: String) -> [String] {
+    package func missingSessionHeaders(accessToken: String) -> [String] {
         requests.flatMap { request in
             [
                 ("apikey", Self.apiKey), ("X-Supabase-Api-Version", "2024-01-01"),
@@ -43,11 +43,11 @@ public final class GoTrueDouble: Sendable {
     }
 
     /// Moves the double's clock forward (to expire access tokens).
-    public func advanceClock(by seconds: Int) { service.clockOffset.add(seconds, ordering: .relaxed) }
+    package func advanceClock(by seconds: Int) { service.clockOffset.add(seconds, ordering: .relaxed) }
 
     /// Adds a user; returns its id.
     @discardableResult
-    public func addUser(email: String, password: String) -> String {
+    package func addUser(email: String, password: String) -> String {
         service.state.withLock { state in
             let id = UUID().uuidString.lowercased()
             state.users[id] = GoTrueState.User(id: id, email: email, password: password)
@@ -56,13 +56,13 @@ public final class GoTrueDouble: Sendable {
     }
 
     /// The user's current password (what a test checks after a reset).
-    public func password(of email: String) -> String? {
+    package func password(of email: String) -> String? {
         service.state.withLock { $0.users.values.first { $0.email == email }?.password }
     }
 
     /// What the email of a recovery request carries in the implicit flow: a recovery session's tokens, as in
     /// `…#access_token=…&refresh_token=…&type=recovery`.
-    public func recoverySession(
+    package func recoverySession(
         for email: String,
         expiresIn: Int = 3600
     ) -> (accessToken: String, refreshToken: String)? {
@@ -74,7 +74,7 @@ public final class GoTrueDouble: Sendable {
     }
 
     /// A single-use `token_hash` for a recovery link (`?token_hash=…&type=recovery`).
-    public func recoveryTokenHash(for email: String) -> String? {
+    package func recoveryTokenHash(for email: String) -> String? {
         service.state.withLock { state in
             guard let user = state.users.values.first(where: { $0.email == email }) else { return nil }
             let hash = (0..<28).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
@@ -84,13 +84,13 @@ public final class GoTrueDouble: Sendable {
     }
 
     /// The next `count` requests are answered with `status` (a gateway's 503, say) before GoTrue sees them.
-    public func failNext(_ count: Int, status: Int) {
+    package func failNext(_ count: Int, status: Int) {
         service.state.withLock { $0.faults += Array(repeating: status, count: count) }
     }
 
     /// What the email of a PKCE recovery request leads to: the `code` GoTrue's `/verify` redirect adds to the
     /// `redirect_to` link, for the newest flow of `email`.
-    public func pkceCode(for email: String) -> String? {
+    package func pkceCode(for email: String) -> String? {
         service.state.withLock { state in
             guard let user = state.users.values.first(where: { $0.email == email }) else { return nil }
             return state.flows.filter { $0.value.userID == user.id }.max { $0.value.created < $1.value.created }?.key
@@ -98,7 +98,7 @@ public final class GoTrueDouble: Sendable {
     }
 
     /// Whether the session `accessToken` belongs to is still live (not logged out, not ended by a password change).
-    public func isSessionLive(accessToken: String) -> Bool {
+    package func isSessionLive(accessToken: String) -> Bool {
         service.state.withLock { state in
             guard let token = state.accessTokens[accessToken], let session = state.sessions[token.sessionID] else {
                 return false

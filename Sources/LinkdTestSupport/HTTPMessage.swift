@@ -1,19 +1,19 @@
-public import Foundation
+package import Foundation
 
 /// One HTTP/1.1 request as a test double received it, byte for byte where it matters.
-public struct ReceivedRequest: Sendable, Equatable {
-    public var method: String
+package struct ReceivedRequest: Sendable, Equatable {
+    package var method: String
     /// The request target as sent: path and query (`/token?grant_type=pkce`).
-    public var target: String
+    package var target: String
     /// Header fields in the order received, names as sent.
-    public var headers: [(name: String, value: String)]
-    public var body: Data
+    package var headers: [(name: String, value: String)]
+    package var body: Data
 
     /// The path without the query.
-    public var path: String { String(target.prefix { $0 != "?" }) }
+    package var path: String { String(target.prefix { $0 != "?" }) }
 
     /// The query's parameters (form-decoded; the last of a repeated name wins).
-    public var query: [String: String] {
+    package var query: [String: String] {
         guard let mark = target.firstIndex(of: "?") else { return [:] }
         var result: [String: String] = [:]
         for pair in target[target.index(after: mark)...].split(separator: "&") {
@@ -27,37 +27,37 @@ public struct ReceivedRequest: Sendable, Equatable {
     }
 
     /// The first value of a header, by case-insensitive name.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
     /// The body as a JSON object, or nil.
-    public var jsonBody: [String: Any]? {
+    package var jsonBody: [String: Any]? {
         (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
     }
 
-    public static func == (lhs: ReceivedRequest, rhs: ReceivedRequest) -> Bool {
+    package static func == (lhs: ReceivedRequest, rhs: ReceivedRequest) -> Bool {
         lhs.method == rhs.method && lhs.target == rhs.target && lhs.body == rhs.body
             && lhs.headers.map { [$0.name, $0.value] } == rhs.headers.map { [$0.name, $0.value] }
     }
 }
 
 /// A response a test double sends.
-public struct DoubleResponse: Sendable {
-    public var status: Int
-    public var headers: [(name: String, value: String)]
-    public var body: Data
+package struct DoubleResponse: Sendable {
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: Data
     /// When set, the connection closes after the head and this many bytes of the body (a backend dying mid-answer).
-    public var cutShortAfter: Int?
+    package var cutShortAfter: Int?
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A JSON response (`Content-Type: application/json`, exactly, as realm-core requires).
-    public static func json(_ status: Int, _ object: Any, headers: [(name: String, value: String)] = []) -> Self {
+    package static func json(_ status: Int, _ object: Any, headers: [(name: String, value: String)] = []) -> Self {
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return Self(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
     }

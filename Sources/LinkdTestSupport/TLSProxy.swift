@@ -4,18 +4,18 @@ import Glibc
 /// TLS in front of a test double: a real TLS 1.2/1.3 server on 127.0.0.1 (Python's `ssl` module, test tooling only)
 /// that forwards each connection's plain bytes to `127.0.0.1:<port>`. Its certificate is signed by the test CA of
 /// `scripts/make-test-ca`.
-public final class TLSProxy: Sendable {
+package final class TLSProxy: Sendable {
     /// The port it listens on.
-    public let port: UInt16
+    package let port: UInt16
     private let process: Process
 
     /// `https://127.0.0.1:<port>`.
-    public var baseURL: String { "https://127.0.0.1:\(port)" }
+    package var baseURL: String { "https://127.0.0.1:\(port)" }
 
     /// - Parameters:
     ///   - target: the plain HTTP port to forward to.
     ///   - certificate, key: the server's PEM files.
-    public init(forwardingTo target: UInt16, certificate: String, key: String) throws {
+    package init(forwardingTo target: UInt16, certificate: String, key: String) throws {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-tls-proxy.py")
         try Data(Self.script.utf8).write(to: script)
         process = Process()

@@ -4,23 +4,23 @@ import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 for test doubles: one thread per connection, keep-alive, `Content-Length`
 /// bodies; every request is recorded before `handler` answers it.
-public final class TestHTTPServer: Sendable {
-    public typealias Handler = @Sendable (ReceivedRequest) -> DoubleResponse
+package final class TestHTTPServer: Sendable {
+    package typealias Handler = @Sendable (ReceivedRequest) -> DoubleResponse
 
     /// The port it listens on.
-    public let port: UInt16
+    package let port: UInt16
     private let listener: Int32
     private let handler: Handler
     private let recorded = Mutex<[ReceivedRequest]>([])
     private let stopped = Atomic<Bool>(false)
 
     /// `http://127.0.0.1:<port>`.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Every request received so far, in order.
-    public var requests: [ReceivedRequest] { recorded.withLock { $0 } }
+    package var requests: [ReceivedRequest] { recorded.withLock { $0 } }
 
-    public init(handler: @escaping Handler) throws {
+    package init(handler: @escaping Handler) throws {
         self.handler = handler
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
@@ -49,7 +49,7 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// Stops accepting; connections in progress finish.
-    public func stop() {
+    package func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)

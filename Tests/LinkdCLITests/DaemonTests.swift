@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 
-/// `linkd daemon` and `linkd open` as processes, without systemd (DESIGN.md §5).
+/// `linkd daemon` and `linkd open` as processes, without systemd.
 @Suite(.serialized) struct DaemonTests {
     static let canary = "c4nary9d1e7b"
 

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LinkdSystemd
+import LinkdSystem
 
 /// A child process started with `posix_spawn(3)` and reaped with a blocking `waitpid(2)` on its own pid.
 ///

@@ -3,7 +3,7 @@ import Glibc
 import LinkdTestSupport
 import Testing
 
-/// Socket activation with the real parts (DESIGN.md §8): a `systemd --user` manager, `systemd-socket-activate`,
+/// Socket activation with the real parts: a `systemd --user` manager, `systemd-socket-activate`,
 /// and `systemd-analyze verify` on the shipped units.
 @Suite(.serialized, .enabled(if: SystemdUserManager.isAvailable, "needs root, unshare and systemd"))
 struct SystemdActivationTests {

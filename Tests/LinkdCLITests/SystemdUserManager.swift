@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// A real `systemd --user` manager in a private mount namespace (DESIGN.md §8): a tmpfs on /run/systemd with
+/// A real `systemd --user` manager in a private mount namespace: a tmpfs on /run/systemd with
 /// /run/systemd/system, and its own HOME and XDG_RUNTIME_DIR. The units are installed and enabled
 /// (`sockets.target.wants`) before it starts, so it listens on linkd's socket from boot; activity is observed in
 /// /proc rather than through `systemctl`, whose exit Foundation's `Process` did not reap inside the test process.

@@ -1,9 +1,10 @@
 import FoundationEssentials
 import Glibc
+import LinkdConfig
 import LinkdFormats
-import LinkdSystemd
+import LinkdSystem
 
-/// The `exec` action (DESIGN.md §6): the app's program gets the route as one JSON object on standard input, with the
+/// The `exec` action: the app's program gets the route as one JSON object on standard input, with the
 /// real values, and nothing secret in its argv or environment.
 enum ExecAction {
     /// How long a program may take to read its standard input before the delivery counts as failed.

@@ -1,10 +1,11 @@
+package import LinkdConfig
 import LinkdFormats
 import LinkdRouting
-public import LinkdSession
+package import LinkdSession
 
 extension BackendConfig {
     /// The session layer's client for this backend, on the live transport (with the backend's `caFile`).
-    public func makeClient() -> ResetBackend {
+    package func makeClient() -> ResetBackend {
         let transport = CurlTransport(caFile: caFile)
         switch kind {
         case .supabase(let apiKey):

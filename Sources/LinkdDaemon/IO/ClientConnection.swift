@@ -1,10 +1,10 @@
 import Glibc
 import LinkdFormats
 import LinkdSession
-import LinkdSystemd
+import LinkdSystem
 
 /// One client connection: its requests are read and answered here, and a reset asks it for the new password on the
-/// same connection (`{"ask": "password", …}` → `{"password": "…"}`, DESIGN.md §5). Only one of those runs at a time:
+/// same connection (`{"ask": "password", …}` → `{"password": "…"}`). Only one of those runs at a time:
 /// the connection reads its next request after the answer to the last one is written.
 actor ClientConnection {
     /// How long a person may take to type a password.

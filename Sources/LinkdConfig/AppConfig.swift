@@ -1,0 +1,63 @@
+package import LinkdFormats
+package import LinkdRouting
+
+/// One app's configuration: a JSON file in an `apps.d` folder.
+package struct AppConfig: Sendable {
+    /// The app id (`com.example.Notes`).
+    package var app: String
+    /// The file it was read from.
+    package var file: String
+    /// The links the app claims, in order.
+    package var links: [LinkConfig]
+    /// The app's backend, for `reset` links that name none of their own.
+    package var backend: BackendConfig?
+}
+
+/// A link an app claims.
+package struct LinkConfig: Sendable {
+    /// The pattern (`com.example.notes://reset`).
+    package var match: RoutePattern
+    /// The family of built-in rules that reads the link; `nil` for a format-less link (captures and parameters).
+    package var format: AuthLinkFormat?
+    /// What linkd does with a routed link.
+    package var action: LinkAction
+    /// A backend for this link alone, when the app talks to two.
+    package var backend: BackendConfig?
+}
+
+/// What linkd does with a routed link.
+package enum LinkAction: Sendable, Hashable {
+    /// Run the password reset with the app's backend.
+    case reset
+    /// Start a program and hand it the route as JSON on standard input.
+    case exec([String])
+    /// Call `org.freedesktop.Application.Open` on the app id.
+    case dbus(String)
+    /// Deliver to a running app subscribed on the socket.
+    case forward
+}
+
+/// An auth backend linkd talks to.
+package struct BackendConfig: Sendable, Hashable {
+    /// Which API the backend speaks.
+    package enum Kind: Sendable, Hashable {
+        /// Supabase Auth (GoTrue): linkd appends `/auth/v1`.
+        case supabase(apiKey: Secret)
+        /// Atlas App Services: linkd appends `/api/client/v2.0/app/{appId}`.
+        case appServices(appID: String)
+    }
+
+    package var kind: Kind
+    /// The base URL: https, or plain http for loopback hosts alone.
+    package var url: LinkURL
+    /// An extra CA certificate (PEM) to trust.
+    package var caFile: String?
+
+    /// The family whose links this backend can reset.
+    package var format: AuthLinkFormat {
+        switch kind {
+        case .supabase: .supabase
+        case .appServices: .appservices
+        }
+    }
+}

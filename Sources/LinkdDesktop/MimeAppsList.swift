@@ -1,0 +1,65 @@
+/// `mimeapps.list` (the MIME Apps spec), edited line by line so that every entry linkd does not own stays exactly
+/// as it was, comments and unknown sections included.
+package struct MimeAppsList: Sendable, Equatable {
+    package static let defaults = "Default Applications"
+    package static let added = "Added Associations"
+
+    private var lines: [String]
+
+    /// Reads `text` (an empty list when `nil`).
+    package init(_ text: String?) {
+        lines = (text ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+    }
+
+    /// The file's text.
+    package var text: String { lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n" }
+
+    private func section(of index: Int) -> String? {
+        for line in lines[...index].reversed() where line.hasPrefix("[") && line.hasSuffix("]") {
+            return String(line.dropFirst().dropLast())
+        }
+        return nil
+    }
+
+    private func keyIndex(_ key: String, in section: String) -> Int? {
+        lines.indices.first { index in
+            lines[index].hasPrefix(key + "=") && self.section(of: index) == section
+        }
+    }
+
+    /// The value of `key` in `section`, or `nil`.
+    package func value(_ key: String, in section: String) -> String? {
+        keyIndex(key, in: section).map { String(lines[$0].dropFirst(key.count + 1)) }
+    }
+
+    /// Sets `key=value` in `section`, adding the section at the end when it is missing.
+    package mutating func set(_ key: String, _ value: String, in section: String) {
+        if let index = keyIndex(key, in: section) {
+            lines[index] = key + "=" + value
+            return
+        }
+        if let header = lines.firstIndex(of: "[" + section + "]") {
+            var end = header + 1
+            while end < lines.count && !lines[end].hasPrefix("[") { end += 1 }
+            while end > header + 1 && lines[end - 1].isEmpty { end -= 1 }
+            lines.insert(key + "=" + value, at: end)
+        } else {
+            if let last = lines.last, !last.isEmpty { lines.append("") }
+            lines += ["[" + section + "]", key + "=" + value]
+        }
+    }
+
+    /// Removes `desktopID` from `key` in `section` (a `;`-list or a single value); the line goes when nothing is left.
+    package mutating func remove(_ desktopID: String, from key: String, in section: String) {
+        guard let index = keyIndex(key, in: section) else { return }
+        let items = lines[index].dropFirst(key.count + 1).split(separator: ";").map(String.init)
+        let kept = items.filter { $0 != desktopID }
+        guard kept.count != items.count else { return }
+        if kept.isEmpty {
+            lines.remove(at: index)
+        } else {
+            lines[index] = key + "=" + kept.joined(separator: ";") + ";"
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Glibc
+
+/// A connected, non-blocking stream socket (or pipe) read and written from async code through the ``Reactor``.
+package struct AsyncSocket: Sendable {
+    /// The descriptor.
+    package let descriptor: FileDescriptor
+    private let reactor: Reactor
+
+    /// Wraps `descriptor`, making it non-blocking and close-on-exec.
+    package init(_ descriptor: FileDescriptor, reactor: Reactor = .shared) throws(SystemdError) {
+        try descriptor.makeNonBlockingAndCloseOnExec()
+        self.descriptor = descriptor
+        self.reactor = reactor
+    }
+
+    /// Reads what is available into `buffer` (replacing its contents), waiting until `deadline` for something.
+    ///
+    /// - Returns: the number of bytes read; 0 at the end of the stream.
+    /// - Throws: ``ReactorError/timedOut``, `CancellationError`, or ``SystemdError`` for a read error.
+    package func read(
+        into buffer: inout [UInt8],
+        capacity: Int = 65_536,
+        deadline: ContinuousClock.Instant?
+    ) async throws -> Int {
+        if buffer.count != capacity { buffer = [UInt8](repeating: 0, count: capacity) }
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
+            if count >= 0 { return count }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: try await reactor.wait(for: descriptor, deadline: deadline)
+            case ECONNRESET: return 0
+            case let code: throw SystemdError.systemCall(operation: "read from a connection", errno: code)
+            }
+        }
+    }
+
+    /// Writes all of `bytes`, waiting for room until `deadline`.
+    ///
+    /// - Throws: ``ReactorError/timedOut``, `CancellationError`, or ``SystemdError`` (EPIPE when the peer is gone).
+    package func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant?) async throws {
+        var offset = 0
+        while offset < bytes.count {
+            var count = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if count < 0 && errno == ENOTSOCK {
+                // A pipe (an exec program's standard input): the daemon ignores SIGPIPE, so EPIPE comes back instead.
+                count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor.rawValue, $0.baseAddress, $0.count) }
+            }
+            if count >= 0 {
+                offset += count
+                continue
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: try await reactor.wait(for: descriptor, writable: true, deadline: deadline)
+            case let code: throw SystemdError.systemCall(operation: "write to a connection", errno: code)
+            }
+        }
+    }
+
+    /// Stops watching and closes the descriptor.
+    package func close() {
+        reactor.forget(descriptor)
+        descriptor.close()
+    }
+}
+
+/// Splits a connection's bytes into lines of at most `limit` bytes.
+package struct LineReader: Sendable {
+    /// A line longer than the limit arrived.
+    package struct LineTooLong: Error, Sendable {}
+
+    private let socket: AsyncSocket
+    private let limit: Int
+    private var pending: [UInt8] = []
+    private var chunk: [UInt8] = []
+
+    /// Reads lines from `socket`, each at most `limit` bytes without its LF.
+    package init(_ socket: AsyncSocket, limit: Int) {
+        self.socket = socket
+        self.limit = limit
+    }
+
+    /// The next line without its LF, or `nil` at the end of the stream (a last line without LF is returned first).
+    ///
+    /// - Throws: ``LineTooLong``, ``ReactorError/timedOut`` when nothing completes a line by `deadline`, or the
+    ///   socket's errors.
+    package mutating func nextLine(deadline: ContinuousClock.Instant?) async throws -> [UInt8]? {
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                guard newline <= limit else { throw LineTooLong() }
+                let line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                return line
+            }
+            guard pending.count <= limit else { throw LineTooLong() }
+            let count = try await socket.read(into: &chunk, deadline: deadline)
+            if count == 0 {
+                guard !pending.isEmpty else { return nil }
+                defer { pending.removeAll() }
+                return pending
+            }
+            pending.append(contentsOf: chunk[0..<count])
+        }
+    }
+}

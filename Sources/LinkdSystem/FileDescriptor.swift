@@ -1,0 +1,44 @@
+import Glibc
+
+/// An open file descriptor. It does not close itself: the owner calls ``close()`` once.
+package struct FileDescriptor: RawRepresentable, Sendable, Hashable {
+    package let rawValue: CInt
+
+    package init(rawValue: CInt) {
+        self.rawValue = rawValue
+    }
+
+    /// Closes the descriptor (`close(2)`); EINTR is not retried, as Linux has already released the descriptor.
+    package func close() {
+        _ = Glibc.close(rawValue)
+    }
+
+    /// Sets `O_NONBLOCK` and `FD_CLOEXEC`.
+    ///
+    /// - Throws: ``SystemdError/systemCall(operation:errno:)``.
+    package func makeNonBlockingAndCloseOnExec() throws(SystemdError) {
+        let flags = fcntl(rawValue, F_GETFL)
+        guard flags >= 0, fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) == 0,
+            fcntl(rawValue, F_SETFD, FD_CLOEXEC) == 0
+        else { throw .systemCall(operation: "set descriptor flags", errno: errno) }
+    }
+}
+
+extension FileDescriptor {
+    /// The process's standard output.
+    package static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    /// The process's standard error.
+    package static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
+
+    /// Writes all of `text` (`write(2)`, retried on EINTR and short writes); errors are dropped, as for a log line.
+    package func writeAll(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            offset += count
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import FoundationEssentials
+import Glibc
+
+/// The daemon's listening socket: passed by systemd, or bound by the daemon itself.
+package struct Listener: Sendable {
+    /// Why the daemon does not listen.
+    package enum Failure: Error, Sendable, CustomStringConvertible {
+        /// Another daemon holds the start lock or answers on the socket: this one has nothing to do.
+        case anotherDaemonIsRunning
+        /// A system call failed.
+        case system(SystemdError)
+        /// A descriptor systemd passed is not a listening AF_UNIX stream socket.
+        case notAListeningSocket(String)
+
+        package var description: String {
+            switch self {
+            case .anotherDaemonIsRunning: "another linkd daemon is already running"
+            case .system(let error): error.description
+            case .notAListeningSocket(let name):
+                "the socket '\(name)' passed by systemd is not a listening stream socket"
+            }
+        }
+    }
+
+    /// The listening descriptor.
+    package let descriptor: FileDescriptor
+    /// The socket file the daemon created and removes on exit; `nil` for systemd's.
+    package let ownedPath: String?
+    private let lockDescriptor: FileDescriptor?
+
+    /// Adopts the first socket systemd passed, after checking it is a listening stream socket.
+    package static func adopt(_ socket: ListenedSocket) throws(Failure) -> Listener {
+        var type: CInt = 0
+        var listening: CInt = 0
+        var length = socklen_t(MemoryLayout<CInt>.size)
+        let isStream =
+            getsockopt(socket.descriptor.rawValue, SOL_SOCKET, SO_TYPE, &type, &length) == 0
+            && type == CInt(SOCK_STREAM.rawValue)
+        length = socklen_t(MemoryLayout<CInt>.size)
+        let isListening =
+            getsockopt(socket.descriptor.rawValue, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0
+            && listening == 1
+        guard isStream && isListening else { throw .notAListeningSocket(socket.name) }
+        do {
+            try socket.descriptor.makeNonBlockingAndCloseOnExec()
+        } catch {
+            throw .system(error)
+        }
+        return Listener(descriptor: socket.descriptor, ownedPath: nil, lockDescriptor: nil)
+    }
+
+    /// Binds `path` (0600) after taking the start lock at `lockPath`; a stale socket file is replaced.
+    ///
+    /// - Throws: ``Failure/anotherDaemonIsRunning`` when another daemon holds the lock or answers on `path`.
+    package static func bind(path: String, lockPath: String) throws(Failure) -> Listener {
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw .system(.systemCall(operation: "open the daemon lock", errno: errno)) }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            Glibc.close(lock)
+            throw .anotherDaemonIsRunning
+        }
+        if access(path, F_OK) == 0 {
+            if let probe = try? UnixSocket.connect(path: path) {
+                probe.close()
+                Glibc.close(lock)
+                throw .anotherDaemonIsRunning
+            }
+            unlink(path)  // stale: nobody answers
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw .system(.systemCall(operation: "create a socket", errno: errno)) }
+        let descriptor = FileDescriptor(rawValue: fd)
+        let previousMask = umask(0o177)
+        defer { umask(previousMask) }
+        do throws(SystemdError) {
+            try UnixSocket.withAddress(path) { address, length throws(SystemdError) in
+                guard Glibc.bind(fd, address, length) == 0 else {
+                    throw .systemCall(operation: "bind '\(path)'", errno: errno)
+                }
+            }
+            guard chmod(path, 0o600) == 0, listen(fd, 512) == 0 else {
+                throw .systemCall(operation: "listen on '\(path)'", errno: errno)
+            }
+            try descriptor.makeNonBlockingAndCloseOnExec()
+        } catch {
+            descriptor.close()
+            Glibc.close(lock)
+            throw .system(error)
+        }
+        return Listener(descriptor: descriptor, ownedPath: path, lockDescriptor: FileDescriptor(rawValue: lock))
+    }
+
+    /// The next connection, waiting through the reactor; `nil` when the listener is closed under it.
+    package func accept(reactor: Reactor = .shared) async throws -> FileDescriptor {
+        while true {
+            let fd = Glibc.accept(descriptor.rawValue, nil, nil)
+            if fd >= 0 { return FileDescriptor(rawValue: fd) }
+            switch errno {
+            case EINTR, ECONNABORTED: continue
+            case EAGAIN: try await reactor.wait(for: descriptor)
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                // Out of descriptors or memory: back off rather than spin; the backlog keeps the clients.
+                try await Task.sleep(for: .milliseconds(50))
+            case let code: throw SystemdError.systemCall(operation: "accept a connection", errno: code)
+            }
+        }
+    }
+
+    /// Stops listening: closes the socket, removes the file the daemon created, and releases the lock.
+    package func close(reactor: Reactor = .shared) {
+        reactor.forget(descriptor)
+        if let ownedPath { unlink(ownedPath) }
+        descriptor.close()
+        lockDescriptor?.close()
+    }
+}
+
+/// Client-side AF_UNIX helpers.
+package enum UnixSocket {
+    /// Calls `body` with a `sockaddr_un` for `path`.
+    static func withAddress<Result>(
+        _ path: String,
+        _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemdError) -> Result
+    ) throws(SystemdError) -> Result {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw .systemCall(operation: "use the socket path '\(path)'", errno: ENAMETOOLONG)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                Swift.Result { () throws(SystemdError) in try body(address, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+        }
+        return try result.get()
+    }
+
+    /// A blocking connection to the socket at `path`.
+    ///
+    /// - Throws: ``SystemdError/systemCall(operation:errno:)`` with ENOENT or ECONNREFUSED when no daemon listens.
+    package static func connect(path: String) throws(SystemdError) -> FileDescriptor {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw .systemCall(operation: "create a socket", errno: errno) }
+        do {
+            try withAddress(path) { address, length throws(SystemdError) in
+                guard Glibc.connect(fd, address, length) == 0 else {
+                    throw .systemCall(operation: "connect to '\(path)'", errno: errno)
+                }
+            }
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        return FileDescriptor(rawValue: fd)
+    }
+}

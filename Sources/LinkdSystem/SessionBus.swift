@@ -1,0 +1,108 @@
+import CSystemd
+import Glibc
+
+/// Calls on the D-Bus session bus through sd-bus (no variadic C: containers and basic values are appended one by one).
+package enum SessionBus {
+    /// The object path an application id is served at: `org.example.App` → `/org/example/App` (`-` becomes `_`).
+    package static func objectPath(for appID: String) -> String {
+        "/" + appID.replacing(".", with: "/").replacing("-", with: "_")
+    }
+
+    /// Calls `org.freedesktop.Application.Open(as uris, a{sv} platform_data)` on `appID`, which D-Bus activates when
+    /// it is not running (a `.service` file names it). Blocks until the app answers or `timeout` passes.
+    ///
+    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` naming the bus error (e.g.
+    ///   `org.freedesktop.DBus.Error.ServiceUnknown`) or the errno.
+    package static func openURIs(_ uris: [String], appID: String, timeout: Duration) throws(SystemdError) {
+        try call(
+            destination: appID,
+            path: objectPath(for: appID),
+            interface: "org.freedesktop.Application",
+            member: "Open",
+            timeout: timeout
+        ) { message in
+            var result = sd_bus_message_open_container(message, array, "s")
+            for uri in uris where result >= 0 { result = append(message, uri) }
+            if result >= 0 { result = sd_bus_message_close_container(message) }
+            if result >= 0 { result = sd_bus_message_open_container(message, array, "{sv}") }
+            if result >= 0 { result = sd_bus_message_close_container(message) }
+            return result
+        }
+    }
+
+    /// Shows a desktop notification: `org.freedesktop.Notifications.Notify(s app_name, u replaces_id, s app_icon,
+    /// s summary, s body, as actions, a{sv} hints, i expire_timeout)`. The body is sent as given: escape markup first.
+    package static func notify(summary: String, body: String, timeout: Duration) throws(SystemdError) {
+        try call(
+            destination: "org.freedesktop.Notifications",
+            path: "/org/freedesktop/Notifications",
+            interface: "org.freedesktop.Notifications",
+            member: "Notify",
+            timeout: timeout
+        ) { message in
+            var result = append(message, "linkd")
+            var replaces: UInt32 = 0
+            if result >= 0 { result = sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &replaces) }
+            for text in ["dialog-password", summary, body] where result >= 0 { result = append(message, text) }
+            if result >= 0 { result = sd_bus_message_open_container(message, array, "s") }
+            if result >= 0 { result = sd_bus_message_close_container(message) }
+            if result >= 0 { result = sd_bus_message_open_container(message, array, "{sv}") }
+            if result >= 0 { result = sd_bus_message_close_container(message) }
+            var expires: Int32 = -1
+            if result >= 0 { result = sd_bus_message_append_basic(message, CChar(UInt8(ascii: "i")), &expires) }
+            return result
+        }
+    }
+
+    private static let array = CChar(UInt8(ascii: "a"))
+
+    private static func append(_ message: OpaquePointer, _ text: String) -> Int32 {
+        text.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+    }
+
+    /// Builds a method call with `appendArguments` and sends it, blocking until the reply or `timeout`.
+    private static func call(
+        destination: String,
+        path: String,
+        interface: String,
+        member: String,
+        timeout: Duration,
+        appendArguments: (OpaquePointer) -> Int32
+    ) throws(SystemdError) {
+        var bus: OpaquePointer?
+        var result = sd_bus_open_user(&bus)
+        guard result >= 0, let bus else {
+            throw .busFailed(operation: "connect to the session bus", errno: -result, detail: nil)
+        }
+        defer { sd_bus_flush_close_unref(bus) }
+        var message: OpaquePointer?
+        result = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
+        guard result >= 0, let message else {
+            throw .busFailed(operation: "build the \(member) call", errno: -result, detail: nil)
+        }
+        defer { sd_bus_message_unref(message) }
+        result = appendArguments(message)
+        guard result >= 0 else {
+            throw .busFailed(operation: "build the \(member) call", errno: -result, detail: nil)
+        }
+        var error = sd_bus_error()
+        var reply: OpaquePointer?
+        let microseconds =
+            UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000)
+        result = sd_bus_call(bus, message, microseconds, &error, &reply)
+        defer {
+            sd_bus_error_free(&error)
+            if let reply { sd_bus_message_unref(reply) }
+        }
+        guard result >= 0 else {
+            let name = error.name.map { String(cString: $0) }
+            let text = error.message.map { String(cString: $0) }
+            let detail = [name, text].compactMap { $0 }.joined(separator: ": ")
+            throw .busFailed(
+                operation: "call \(member) on '\(destination)'",
+                errno: -result,
+                detail: detail.isEmpty ? nil : detail
+            )
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import LinkdDesktop
+import Testing
+
+@Suite struct DesktopEntryTests {
+    static let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("share/applications/linkd.desktop").path
+
+    @Test func theShippedEntryEndsInAnUnquotedFieldCodeAndIsHidden() throws {
+        let text = try String(contentsOfFile: Self.shipped, encoding: .utf8)
+        #expect(DesktopEntry.execProblem(in: text) == nil)
+        #expect(text.contains("\nExec=linkd open %u\n"))
+        #expect(text.contains("\nNoDisplay=true\n") && text.contains("\nTerminal=false\n"))
+        #expect(DesktopEntry.schemes(in: text) == ["com.example.notes"])
+    }
+
+    @Test(arguments: [
+        ("Exec=linkd open %u", nil as String?),
+        ("Exec=linkd open %U", nil),
+        (
+            "Exec=linkd open",
+            "Exec= does not end in %u, so GIO would start the handler without the link: Exec=linkd open"
+        ),
+        ("Exec=linkd open \"%u\"", "Exec= has its %u quoted or joined to other text: Exec=linkd open \"%u\""),
+        (
+            "Exec=linkd open %u --x",
+            "Exec= does not end in %u, so GIO would start the handler without the link: Exec=linkd open %u --x"
+        ),
+        ("Name=linkd", "there is no Exec= line"),
+    ])
+    func checksTheFieldCodeRuleThatDesktopFileValidateMisses(_ line: String, _ problem: String?) {
+        #expect(DesktopEntry.execProblem(in: "[Desktop Entry]\n\(line)\n") == problem)
+    }
+
+    @Test func quotesAnExecutablePathWithSpaces() {
+        let entry = DesktopEntry(executable: "/opt/my apps/linkd", schemes: ["b", "a", "b"])
+        #expect(entry.text.contains("\nExec=\"/opt/my apps/linkd\" open %u\n"))
+        #expect(entry.schemes == ["a", "b"])
+    }
+}
+
+@Suite struct MimeAppsListTests {
+    @Test func setsADefaultKeepingEveryOtherLine() {
+        var list = MimeAppsList(
+            "# comment\n[Added Associations]\nimage/png=eog.desktop;\n\n[Default Applications]\ntext/html=firefox.desktop\n\n[X]\nk=v\n"
+        )
+        list.set("x-scheme-handler/myapp", "linkd.desktop", in: MimeAppsList.defaults)
+        #expect(
+            list.text
+                == "# comment\n[Added Associations]\nimage/png=eog.desktop;\n\n[Default Applications]\ntext/html=firefox.desktop\nx-scheme-handler/myapp=linkd.desktop\n\n[X]\nk=v\n"
+        )
+        list.set("x-scheme-handler/myapp", "linkd.desktop", in: MimeAppsList.defaults)
+        #expect(list.value("x-scheme-handler/myapp", in: MimeAppsList.defaults) == "linkd.desktop")
+    }
+
+    @Test func addsTheSectionWhenMissing() {
+        var empty = MimeAppsList(nil)
+        empty.set("x-scheme-handler/a", "linkd.desktop", in: MimeAppsList.defaults)
+        #expect(empty.text == "[Default Applications]\nx-scheme-handler/a=linkd.desktop\n")
+    }
+
+    @Test func removesOnlyLinkdFromAList() {
+        var list = MimeAppsList(
+            "[Added Associations]\nx-scheme-handler/a=other.desktop;linkd.desktop;\nx-scheme-handler/b=linkd.desktop;\n"
+        )
+        list.remove("linkd.desktop", from: "x-scheme-handler/a", in: MimeAppsList.added)
+        list.remove("linkd.desktop", from: "x-scheme-handler/b", in: MimeAppsList.added)
+        list.remove("linkd.desktop", from: "x-scheme-handler/c", in: MimeAppsList.added)
+        #expect(list.text == "[Added Associations]\nx-scheme-handler/a=other.desktop;\n")
+    }
+}
