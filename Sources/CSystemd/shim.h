@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
@@ -54,25 +56,81 @@ static inline int linkd_readable_bytes(int fd) {
 /// a posix_spawn_file_actions_t (taken as void * so that Swift sees the Glibc module's type at the call).
 extern int posix_spawn_file_actions_addclosefrom_np(void *actions, int from);
 
-/// Starts argv[0] (searched on PATH) with envp, stdin from stdin_fd and stdout/stderr to out_fd, in a new
-/// process that gets SIGKILL when its parent dies (PR_SET_PDEATHSIG). Every other descriptor is closed.
-/// Returns the pid, or -errno when fork fails. An exec failure makes the child exit with status 127.
-static inline pid_t linkd_spawn(char *const argv[], char *const envp[], int stdin_fd, int out_fd) {
+/// linkd_spawn flags.
+enum {
+    /// The child gets SIGKILL when its parent dies (PR_SET_PDEATHSIG).
+    LINKD_SPAWN_DIES_WITH_PARENT = 1,
+    /// The child starts a new session (setsid), leaving the parent's terminal and process group.
+    LINKD_SPAWN_NEW_SESSION = 2,
+};
+
+/// Starts argv[0] (searched on PATH when it has no '/') with envp, in `directory` when it is not NULL, with
+/// standard input, output and error from in_fd, out_fd and err_fd (-1: /dev/null). Every other descriptor is
+/// closed, no signal is blocked and every signal has its default action. Returns the pid, or -errno when fork
+/// fails. An exec failure makes the child exit with status 127; a failed set-up step, with 126.
+static inline pid_t linkd_spawn(char *const argv[], char *const envp[], const char *directory, int in_fd,
+                                int out_fd, int err_fd, int flags) {
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) return -errno;
     if (pid > 0) return pid;
     // Child: only async-signal-safe calls from here to exec.
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) _exit(126);
-    if (getppid() != parent) _exit(126);  // the parent died before prctl took effect
-    if (dup2(stdin_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0) _exit(126);
-    for (int fd = 3; fd < 1024; fd++) close(fd);
+    if (flags & LINKD_SPAWN_DIES_WITH_PARENT) {
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) _exit(126);
+        if (getppid() != parent) _exit(126);  // the parent died before prctl took effect
+    }
+    if ((flags & LINKD_SPAWN_NEW_SESSION) && setsid() < 0) _exit(126);
+    int null_fd = -1;
+    if (in_fd < 0 || out_fd < 0 || err_fd < 0) {
+        null_fd = open("/dev/null", O_RDWR);
+        if (null_fd < 0) _exit(126);
+    }
+    // Moved above 2 first, so that one dup2 cannot overwrite a source another still needs.
+    int sources[3] = {in_fd < 0 ? null_fd : in_fd, out_fd < 0 ? null_fd : out_fd, err_fd < 0 ? null_fd : err_fd};
+    for (int index = 0; index < 3; index++) {
+        if (sources[index] <= 2) {
+            int moved = fcntl(sources[index], F_DUPFD, 3);
+            if (moved < 0) _exit(126);
+            for (int other = index + 1; other < 3; other++)
+                if (sources[other] == sources[index]) sources[other] = moved;
+            sources[index] = moved;
+        }
+    }
+    for (int index = 0; index < 3; index++)
+        if (dup2(sources[index], index) < 0) _exit(126);
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) < 0)
+        for (int fd = 3; fd < 65536; fd++) close(fd);
+    struct sigaction default_action;
+    memset(&default_action, 0, sizeof(default_action));
+    default_action.sa_handler = SIG_DFL;
+    for (int number = 1; number < NSIG; number++) sigaction(number, &default_action, NULL);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    if (directory != NULL && chdir(directory) < 0) _exit(126);
     environ = (char **)envp;
     execvp(argv[0], argv);
     _exit(127);
+}
+
+/// A descriptor that becomes readable when process `pid` exits (pidfd_open(2)). Returns it, or -errno.
+static inline int linkd_pidfd_open(pid_t pid) {
+    long fd = syscall(SYS_pidfd_open, pid, 0U);
+    return fd < 0 ? -errno : (int)fd;
+}
+
+/// Sets the capacity of the pipe behind fd (F_SETPIPE_SZ). Returns the new capacity, or -errno.
+static inline int linkd_set_pipe_capacity(int fd, int bytes) {
+    int result = fcntl(fd, 1031 /* F_SETPIPE_SZ */, bytes);
+    return result < 0 ? -errno : result;
+}
+
+/// glibc declares pipe2 under _GNU_SOURCE only, which this header does not set.
+extern int pipe2(int fds[2], int flags);
+
+/// Creates a pipe whose both ends are close-on-exec (pipe2 with O_CLOEXEC). Returns 0 or -errno.
+static inline int linkd_pipe(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC) < 0 ? -errno : 0;
 }
 
 /// Registers (or re-arms) fd in an epoll set for one readiness event (EPOLLONESHOT). Returns 0 or -errno.

@@ -71,7 +71,7 @@ struct OpenCommand: Command {
         var worst = ExitCode.success
         for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
             let input = String(decoding: bytes, as: UTF8.self)
-            let request = WireProtocol.encode(.open(url: input, interactive: prompt.source != nil))
+            let request = WireProtocol.Request.open(url: input, interactive: prompt.source != nil).line
             var response: DaemonClient.Response?
             var gavePassword = false
             // Sent again once on a dropped connection, but never after a password went out for it: the reset may

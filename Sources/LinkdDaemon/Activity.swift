@@ -1,35 +1,43 @@
-import Synchronization
-
-/// Counts open connections and remembers when the daemon last had something to do, for the idle exit.
+/// What keeps the daemon up: open connections, links in flight and running programs each hold it. The idle exit
+/// and the shutdown's drain wait on it, as events and a timer, never by polling.
 final class Activity: Sendable {
-    private struct State {
-        var connections = 0
+    private struct State: Sendable {
+        var holds = 0
         var lastBusy = ContinuousClock.now
     }
 
-    private let state = Mutex(State())
+    private let state = Condition(State())
 
-    func connectionOpened() {
-        state.withLock {
-            $0.connections += 1
+    /// Something started that keeps the daemon up.
+    func hold() {
+        state.update { $0.holds += 1 }
+    }
+
+    /// Something that held the daemon ended.
+    func release() {
+        state.update {
+            $0.holds -= 1
             $0.lastBusy = .now
         }
     }
 
-    func connectionClosed() {
-        state.withLock {
-            $0.connections -= 1
-            $0.lastBusy = .now
+    /// Returns once nothing holds the daemon.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    func waitUntilQuiet() async throws {
+        try await state.wait { $0.holds == 0 }
+    }
+
+    /// Returns once nothing has held the daemon for `duration`: a wait for quiet, then a timer, again when
+    /// something held it meanwhile.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    func waitUntilIdle(for duration: Duration) async throws {
+        while true {
+            try await waitUntilQuiet()
+            let now = state.value
+            if now.holds == 0 && now.lastBusy + duration <= .now { return }
+            try await Task.sleep(until: now.lastBusy + duration, clock: .continuous)
         }
-    }
-
-    /// Marks now as busy (an action still runs).
-    func touch() {
-        state.withLock { $0.lastBusy = .now }
-    }
-
-    /// How long the daemon has had no connection; zero while one is open.
-    var idleFor: Duration {
-        state.withLock { $0.connections > 0 ? .zero : ContinuousClock.now - $0.lastBusy }
     }
 }

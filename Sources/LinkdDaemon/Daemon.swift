@@ -1,40 +1,14 @@
-import Dispatch
 import FoundationEssentials
 import Glibc
 import LinkdConfig
 import LinkdFormats
+import LinkdSession
 import LinkdSystem
 
 /// `linkd daemon`: serves linkd's socket until it has been idle for `idleExit`, or a signal stops it.
 package struct Daemon: Sendable {
-    /// The daemon's settings.
-    package struct Options: Sendable {
-        /// `--socket PATH`; `nil` for `$XDG_RUNTIME_DIR/linkd/socket`.
-        package var socket: String?
-        /// `--idle-exit SEC`; default 30 s.
-        package var idleExit: Duration = .seconds(30)
-        /// How long an exec program may run (`LINKD_EXEC_TIME_LIMIT`, seconds; default 120).
-        package var execTimeLimit: Duration = .seconds(120)
-        /// How long in-flight work may take to finish after SIGTERM.
-        package var drainDeadline: Duration = .seconds(10)
-
-        package init(socket: String? = nil, idleExit: Duration = .seconds(30)) {
-            self.socket = socket
-            self.idleExit = idleExit
-            if let seconds = ProcessInfo.processInfo.environment["LINKD_EXEC_TIME_LIMIT"].flatMap(Int.init), seconds > 0
-            {
-                execTimeLimit = .seconds(seconds)
-            }
-        }
-    }
-
     /// The first-byte rule: a client that sends no request for this long is dropped.
     static let requestTimeout: Duration = .seconds(5)
-
-    private enum Stop: Error {
-        case idle
-        case signal
-    }
 
     package let options: Options
 
@@ -42,7 +16,7 @@ package struct Daemon: Sendable {
         self.options = options
     }
 
-    /// Runs until idle exit or a signal.
+    /// Runs until idle exit or a signal, then stops in two phases (``Shutdown``).
     ///
     /// - Returns: the process exit status (0, or 69 when the daemon cannot listen).
     package func run() async -> Int32 {
@@ -69,182 +43,77 @@ package struct Daemon: Sendable {
         }
         let loaded = ConfigLoader.installed().load()
         for error in loaded.errors { log.warning("config: \(error)") }
+        let activity = Activity()
+        let supervisor = ProgramSupervisor(timeLimit: options.execTimeLimit, activity: activity)
         let service: LinkService
         do {
             service = LinkService(
                 resolver: LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false),
                 spool: try Spool(directory: paths.spool),
                 log: log,
-                execTimeLimit: options.execTimeLimit
+                activity: activity,
+                supervisor: supervisor,
+                forwardTTL: options.forwardTTL,
+                pkceStore: PKCEStore(directory: XDGDirectories().linkdState + "/pkce")
             )
         } catch {
             log.error("cannot open the spool: \(error)")
             listener.close()
             return 69
         }
-        await service.replay()
-        try? notifier.notifyReady(status: "waiting for links (\(loaded.apps.count) apps)")
-        log.info("listening on \(listener.ownedPath ?? "the socket passed by systemd") with \(loaded.apps.count) apps")
-
-        let activity = Activity()
+        let shutdown = Shutdown()
         let signals = SignalWatch()
         let signalStream = signals.stream
-        do {
-            try await withThrowingDiscardingTaskGroup { group in
-                group.addTask { await acceptLoop(listener, service, activity, log) }
-                group.addTask { try await idleWatch(service, activity) }
-                group.addTask {
-                    for await _ in signalStream { throw Stop.signal }
-                }
+        let server = Server(listener: listener, service: service, activity: activity, shutdown: shutdown, log: log)
+        await withDiscardingTaskGroup { group in
+            group.addTask { await supervisor.run(service: service) }
+            group.addTask {
+                for await _ in signalStream { shutdown.signalled() }
             }
-        } catch Stop.idle {
-            try? notifier.notifyStopping()
-            log.info("idle for \(options.idleExit); exiting")
-            listener.close()
-        } catch {
-            signals.stopWatching()  // a second signal now ends the process at once
-            try? notifier.notifyStopping()
-            listener.close()
-            log.info("stopping: draining in-flight links")
-            await drain(service)
+            await service.replay()
+            try? notifier.notifyReady(status: "waiting for links (\(loaded.apps.count) apps)")
+            log.info(
+                "listening on \(listener.ownedPath ?? "the socket passed by systemd") with \(loaded.apps.count) apps"
+            )
+            group.addTask { await server.run() }
+            await stop(when: firstOf(activity, shutdown), server, notifier, log)
+            group.cancelAll()
         }
+        withExtendedLifetime(signals) { listener.close() }
         return 0
     }
 
-    private func acceptLoop(_ listener: Listener, _ service: LinkService, _ activity: Activity, _ log: DaemonLog) async
-    {
-        await withDiscardingTaskGroup { group in
-            while !Task.isCancelled {
-                let connection: FileDescriptor
-                do {
-                    connection = try await listener.accept()
-                } catch is CancellationError {
-                    return
-                } catch {
-                    log.error("accept failed: \(error)")
-                    return
-                }
-                activity.connectionOpened()
-                group.addTask {
-                    await serve(connection, service, log)
-                    activity.connectionClosed()
-                }
-            }
+    private enum StopReason: Sendable {
+        case idle
+        case signal
+    }
+
+    /// Waits for the idle exit or the first signal.
+    private func firstOf(_ activity: Activity, _ shutdown: Shutdown) async -> StopReason {
+        await withTaskGroup(of: StopReason?.self) { group in
+            group.addTask { (try? await activity.waitUntilIdle(for: options.idleExit)) == nil ? nil : .idle }
+            group.addTask { (try? await shutdown.waitForSignals(1)) == nil ? nil : .signal }
+            let reason = await group.next() ?? nil
+            group.cancelAll()
+            return reason ?? .signal
         }
     }
 
-    private func idleWatch(_ service: LinkService, _ activity: Activity) async throws {
-        while true {
-            try await Task.sleep(for: .milliseconds(100))
-            await service.reap()
-            if await !service.isIdle { activity.touch() }
-            if activity.idleFor >= options.idleExit { throw Stop.idle }
+    /// The stop's first phase: no new work, running work may finish until the drain deadline or a second signal.
+    private func stop(when reason: StopReason, _ server: Server, _ notifier: Notifier, _ log: DaemonLog) async {
+        try? notifier.notifyStopping()
+        switch reason {
+        case .idle: log.info("idle for \(options.idleExit); exiting")
+        case .signal: log.info("stopping: letting running work finish for up to \(options.drainDeadline)")
         }
-    }
-
-    private func drain(_ service: LinkService) async {
-        let deadline = ContinuousClock.now + options.drainDeadline
-        while ContinuousClock.now < deadline {
-            await service.reap()
-            if await service.isIdle { return }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
-    /// A subscribed connection: the app's `forward` links are pushed to it until it goes away. It is exempt from the
-    /// first-byte rule, since a subscriber only listens.
-    private func serveSubscriber(_ socket: AsyncSocket, app: String, _ service: LinkService) async {
-        let (id, stream) = await service.subscribe(app)
+        server.shutdown.stop()
+        let deadline = options.drainDeadline
         await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                var buffer: [UInt8] = []
-                while let count = try? await socket.read(into: &buffer, deadline: nil), count > 0 {}
-            }
-            group.addTask {
-                for await outgoing in stream {
-                    guard Self.writeWithoutWaiting(socket.descriptor, outgoing.line) else { return }
-                    await service.written(outgoing.entryID)
-                }
-            }
+            group.addTask { try? await server.activity.waitUntilQuiet() }
+            group.addTask { try? await Task.sleep(for: deadline) }
+            group.addTask { try? await server.shutdown.waitForSignals(2) }
             await group.next()
             group.cancelAll()
         }
-        await service.unsubscribe(app, id: id)
-    }
-
-    /// Writes `line` with non-blocking sends, pausing briefly while the socket is full (at most five seconds), so
-    /// that the subscriber's reader keeps the only reactor wait on the descriptor.
-    private static func writeWithoutWaiting(_ descriptor: FileDescriptor, _ line: String) -> Bool {
-        let bytes = Array(line.utf8)
-        var offset = 0
-        let deadline = ContinuousClock.now + .seconds(5)
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes {
-                send(descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-            }
-            if count > 0 {
-                offset += count
-            } else if count < 0 && (errno == EAGAIN || errno == EINTR) && ContinuousClock.now < deadline {
-                usleep(5_000)
-            } else {
-                return false
-            }
-        }
-        return true
-    }
-
-    /// One client: its uid is checked before a byte is read; then one response per request line.
-    private func serve(_ descriptor: FileDescriptor, _ service: LinkService, _ log: DaemonLog) async {
-        let socket: AsyncSocket
-        do {
-            socket = try AsyncSocket(descriptor)
-        } catch {
-            descriptor.close()
-            return
-        }
-        defer { socket.close() }
-        let credentials = try? PeerCredentials.of(descriptor)
-        guard let credentials, credentials.uid == getuid() else {
-            let who = credentials.map { "uid \($0.uid) (pid \($0.pid))" } ?? "an unknown peer"
-            log.warning("refused a connection from \(who): only uid \(getuid()) may use this daemon")
-            let refusal = WireProtocol.failure(
-                WireProtocol.Failure(
-                    kind: "permission",
-                    reason: "wrong_user",
-                    message: "this linkd daemon serves uid \(getuid()) only"
-                )
-            )
-            try? await socket.write(Array((refusal + "\n").utf8), deadline: .now + .seconds(1))
-            return
-        }
-        let connection = ClientConnection(socket)
-        await connection.serve(service, requestTimeout: Self.requestTimeout) { app in
-            await serveSubscriber(socket, app: app, service)
-        }
-    }
-}
-
-/// SIGTERM and SIGINT as an async stream (DispatchSource signal sources on a private queue); owned by `run()`.
-struct SignalWatch {
-    let stream: AsyncStream<Int32>
-    private let sources: [any DispatchSourceSignal]
-
-    init() {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        let queue = DispatchQueue(label: "linkd.signals")
-        sources = [SIGTERM, SIGINT].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        }
-        self.stream = stream
-    }
-
-    /// Cancels the sources and restores the default action, so that the next signal terminates the process.
-    func stopWatching() {
-        for source in sources { source.cancel() }
-        signal(SIGTERM, SIG_DFL)
-        signal(SIGINT, SIG_DFL)
     }
 }

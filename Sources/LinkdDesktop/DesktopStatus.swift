@@ -52,7 +52,7 @@ package enum DesktopStatus {
     }
 
     private static func schemeLine(_ scheme: String) -> String {
-        guard let (_, output) = Tool.run("/usr/bin/gio", ["mime", "x-scheme-handler/" + scheme]) else {
+        guard let (_, output) = Self.run(["/usr/bin/gio", "mime", "x-scheme-handler/" + scheme]) else {
             return "scheme \(scheme): cannot ask GIO (gio is not installed)"
         }
         let first = output.split(separator: "\n").first.map(String.init) ?? ""
@@ -86,10 +86,20 @@ extension DesktopStatus {
     /// reports them, or `nil` when no manager answers.
     fileprivate static func unitStates() -> [String]? {
         guard
-            let (_, output) = Tool.run("/usr/bin/systemctl", ["--user", "is-active", "linkd.socket", "linkd.service"])
+            let (_, output) = Self.run(["/usr/bin/systemctl", "--user", "is-active", "linkd.socket", "linkd.service"])
         else { return nil }
         let states = output.split(separator: "\n").map(String.init)
         return states.count == 2 ? states : nil
+    }
+
+    /// Runs a helper program (`gio`, `systemctl`) and returns its exit status and output; `nil` when it cannot be
+    /// started (its exec failed: status 127).
+    fileprivate static func run(_ arguments: [String]) -> (status: Int32, output: String)? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let (status, output) = try? Subprocess(arguments, environment: environment).run(), status != 127 else {
+            return nil
+        }
+        return (status, String(decoding: output, as: UTF8.self))
     }
 }
 
@@ -97,4 +107,5 @@ extension StringProtocol {
     fileprivate var trimmingSpaces: String {
         String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
+
 }

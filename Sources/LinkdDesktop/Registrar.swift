@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import LinkdConfig
 import LinkdRouting
+import LinkdSystem
 
 /// Makes linkd the handler of URL schemes for this user: its desktop file under
 /// `$XDG_DATA_HOME/applications`, the defaults in `$XDG_CONFIG_HOME/mimeapps.list`, and `update-desktop-database`.
@@ -132,7 +133,7 @@ package struct Registrar: Sendable {
     static func updateDesktopDatabase(_ folder: String) {
         guard access(folder, F_OK) == 0 else { return }
         for tool in ["/usr/bin/update-desktop-database", "/bin/update-desktop-database"] where access(tool, X_OK) == 0 {
-            _ = Tool.run(tool, [folder])
+            _ = try? Subprocess([tool, folder], environment: ProcessInfo.processInfo.environment).run()
             return
         }
     }

@@ -106,3 +106,29 @@ package struct LineReader: Sendable {
         }
     }
 }
+
+extension AsyncSocket {
+    /// A second descriptor for the same connection (`dup(2)`), non-blocking, so that a writer can wait on the
+    /// reactor while a reader waits on the first; the caller closes it.
+    ///
+    /// - Throws: ``SystemdError/systemCall(operation:errno:)`` when no descriptor is left.
+    package func duplicate() throws(SystemdError) -> AsyncSocket {
+        switch retryingOnInterrupt({ dup(descriptor.rawValue) }) {
+        case .success(let fd): return try AsyncSocket(FileDescriptor(rawValue: fd), reactor: reactor)
+        case .failure(let error): throw .systemCall(operation: "duplicate a connection", errno: error.rawValue)
+        }
+    }
+}
+
+extension AsyncSocket {
+    /// Whether the peer still has its end open: something is waiting to be read, or nothing is and the stream has
+    /// not ended (`recv(2)` with `MSG_PEEK`, without waiting).
+    package var isPeerConnected: Bool {
+        var byte: UInt8 = 0
+        let result = retryingOnInterrupt { recv(descriptor.rawValue, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) }
+        switch result {
+        case .success(let count): return count > 0
+        case .failure(let error): return error == .wouldBlock
+        }
+    }
+}

@@ -42,3 +42,12 @@ extension FileDescriptor {
         }
     }
 }
+
+extension FileDescriptor {
+    /// Ends reading on a connected socket (`shutdown(2)` with `SHUT_RD`): what the peer already sent can still be
+    /// read, then reads see the end of the stream, and a wait for input wakes. Errors (not a socket, not
+    /// connected) are ignored: the descriptor is then left as it was.
+    package func shutDownReading() {
+        _ = shutdown(rawValue, Int32(SHUT_RD))
+    }
+}

@@ -91,7 +91,7 @@ package struct Listener: Sendable {
     }
 
     /// The next connection, waiting through the reactor; `nil` when the listener is closed under it.
-    package func accept(reactor: Reactor = .shared) async throws -> FileDescriptor {
+    package func nextConnection(reactor: Reactor = .shared) async throws -> FileDescriptor {
         while true {
             let fd = Glibc.accept(descriptor.rawValue, nil, nil)
             if fd >= 0 { return FileDescriptor(rawValue: fd) }

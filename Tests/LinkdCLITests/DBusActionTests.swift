@@ -65,7 +65,8 @@ import Testing
         let bus = try PrivateSessionBus(activatable: true)
         let world = try world(for: bus)
         try FileManager.default.createDirectory(atPath: world.spoolPath, withIntermediateDirectories: true)
-        let entry = #"{"id": "00000000000000aa0000000000000001", "url": "\#(Self.link)", "attempts": 1, "accepted": 1}"#
+        let entry =
+            #"{"id": "00000000000000aa0000000000000001", "url": "\#(Self.link)", "attempts": 1, "accepted": 1, "kind": "dbus"}"#
         try Data(entry.utf8).write(to: URL(fileURLWithPath: world.spoolPath + "/00000000000000aa0000000000000001.json"))
         let daemon = try world.start(
             ["daemon", "--idle-exit", "10"],

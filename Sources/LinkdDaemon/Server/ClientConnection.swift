@@ -1,4 +1,3 @@
-import Glibc
 import LinkdFormats
 import LinkdSession
 import LinkdSystem
@@ -17,8 +16,11 @@ actor ClientConnection {
     /// Requests that arrived while a password was awaited (a client that sends ahead); served next, in order.
     private var heldRequests: [[UInt8]] = []
 
-    init(_ socket: AsyncSocket) {
+    let shutdown: Shutdown
+
+    init(_ socket: AsyncSocket, shutdown: Shutdown) {
         self.socket = socket
+        self.shutdown = shutdown
         reader = LineReader(socket, limit: WireProtocol.maximumLine)
     }
 
@@ -39,30 +41,35 @@ actor ClientConnection {
                 line = next
             } catch is LineReader.LineTooLong {
                 let failure = WireProtocol.Failure(
-                    kind: "request",
+                    kind: .request,
                     reason: "too_long",
                     message: "a request line is at most \(WireProtocol.maximumLine) bytes"
                 )
-                try? await write(WireProtocol.failure(failure), deadline: .now + .seconds(1))
+                try? await write(WireProtocol.Response.failed(failure).line, deadline: .now + .seconds(1))
                 return
             } catch {
                 return  // silent for too long, gone, or shutting down
             }
-            let response: String
-            switch WireProtocol.decode(line) {
-            case .failure(let failure):
-                response = WireProtocol.failure(failure)
-            case .success(.open(let url, let interactive)):
-                // Only a client that can answer a password question is handed to the service.
-                response = await service.open(url, client: interactive ? self : nil)
-            case .success(.subscribe(let app)):
-                guard (try? await write(WireProtocol.subscribed(app: app), deadline: .now + .seconds(5))) != nil
-                else { return }
-                await subscribe(app)
-                return
+            let response: WireProtocol.Response
+            do throws(WireProtocol.Failure) {
+                let request = try WireProtocol.Request(line: line)
+                // A request read after the stop began (sent ahead by a client) is not started: nothing was done.
+                guard !shutdown.isStopping else { throw .daemonStopping }
+                switch request {
+                case .open(let url, let interactive):
+                    // Only a client that can answer a password question is handed to the service.
+                    response = await service.open(url, client: interactive ? self : nil)
+                case .subscribe(let app):
+                    let answer = WireProtocol.Response.subscribed(app: app).line
+                    guard (try? await write(answer, deadline: .now + .seconds(5))) != nil else { return }
+                    await subscribe(app)
+                    return
+                }
+            } catch {
+                response = .failed(error)
             }
             do {
-                try await write(response, deadline: .now + requestTimeout)
+                try await write(response.line, deadline: .now + requestTimeout)
             } catch {
                 return
             }
@@ -105,9 +112,7 @@ actor ClientConnection {
     /// Whether the client is still connected (it has not closed its end).
     var isConnected: Bool {
         guard !isGone else { return false }
-        var byte: UInt8 = 0
-        let count = recv(socket.descriptor.rawValue, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-        return count > 0 || (count < 0 && (errno == EAGAIN || errno == EINTR))
+        return socket.isPeerConnected
     }
 
     /// Asks the client for the new password; `nil` when it cannot answer, declines, or is gone.

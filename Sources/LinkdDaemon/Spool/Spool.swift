@@ -1,57 +1,36 @@
 import FoundationEssentials
 import Glibc
-import LinkdSystem
+package import LinkdSystem
 
-/// Accepted links that have not finished their action: one 0600 file per link in a 0700 folder,
-/// named by a random id (never by anything in the link), written before the link is acknowledged and removed when
-/// its action finishes.
+/// Accepted links that have not finished their action: one 0600 file per link in a 0700 folder, named by a random
+/// id (never by anything in the link), written before the link is acknowledged and removed when its action finishes.
 package struct Spool: Sendable {
-    /// One accepted link.
-    package struct Entry: Sendable, Codable, Equatable {
-        /// The stable id: the file name, and the `id` an exec program receives, so it can recognise a repeat.
-        package var id: String
-        /// The link as the client sent it.
-        package var url: String
-        /// How many times its action was started (1, then 2 on the replay after a crash).
-        package var attempts: Int
-        /// When it was accepted, seconds since 1970.
-        package var accepted: Double
-        /// For a link queued for a `forward` subscriber: its app, and when it expires (seconds since 1970).
-        package var app: String?
-        package var expires: Double?
-        /// For a reset: `reset`, and whether the request carrying the password may have gone out.
-        package var action: String?
-        package var sent: Bool?
-    }
-
     /// The folder.
     package let directory: String
 
     /// A spool in `directory`, created 0700 when missing.
-    package init(directory: String) throws {
+    ///
+    /// - Throws: ``SystemdError`` when the folder cannot be created.
+    package init(directory: String) throws(SystemdError) {
         self.directory = directory
         try FileSystem.makePrivateDirectory(directory)
     }
 
     /// Writes a new entry for `url` and returns it.
-    package func add(url: String, app: String? = nil, expires: Double? = nil, action: String? = nil) throws -> Entry {
+    ///
+    /// - Throws: the file system's error; nothing is recorded then.
+    package func add(url: String, kind: Entry.Kind) throws -> Entry {
         var generator = SystemRandomNumberGenerator()
         let id = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }
             .map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
-        let entry = Entry(
-            id: id,
-            url: url,
-            attempts: 1,
-            accepted: Date().timeIntervalSince1970,
-            app: app,
-            expires: expires,
-            action: action
-        )
+        let entry = Entry(id: id, url: url, attempts: 1, accepted: Date().timeIntervalSince1970, kind: kind)
         try write(entry)
         return entry
     }
 
     /// Rewrites `entry` (atomically: a temporary file renamed over it).
+    ///
+    /// - Throws: the file system's error; the entry's earlier file, if any, stays as it was.
     package func write(_ entry: Entry) throws {
         let data = try JSONEncoder().encode(entry)
         let temporary = directory + "/." + entry.id + ".tmp"

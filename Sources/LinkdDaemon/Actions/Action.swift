@@ -1,0 +1,38 @@
+import LinkdConfig
+import LinkdRouting
+
+/// A link an app claimed, with its route: what an action acts on.
+struct ClaimedLink: Sendable {
+    /// The link as the client sent it (its `href`).
+    let url: String
+    let app: AppConfig
+    /// The claiming link of the app's configuration.
+    let claim: LinkConfig
+    let route: RoutedLink
+
+    /// The app's id.
+    var appName: String { app.app }
+
+    /// Two opens of the same link for the same app while the first runs are one run.
+    var flightKey: String { app.app + "\n" + url }
+
+    /// The structured log fields of this link and `entry`; never a secret, never the link's text.
+    func logFields(_ entry: Spool.Entry) -> [(String, String)] {
+        [("LINKD_LINK_ID", String(entry.shortID)), ("LINKD_APP", appName), ("LINKD_ROUTE", route.id)]
+    }
+}
+
+/// One kind of action an apps.d link names (`exec`, `dbus`, `forward`, `reset`).
+///
+/// To add an action: a file in `Actions/` with a type that conforms, a case in ``LinkAction`` (apps.d) and in
+/// ``Spool/Entry/Kind``, and its arm in ``LinkService``'s two switches (`open` and `replay`).
+protocol Action: Sendable {
+    /// Acts on `link` for a client: records it in the spool before anything leaves the daemon, runs, and answers.
+    ///
+    /// - Parameter client: the connection, when the client said it can answer a password question.
+    func open(_ link: ClaimedLink, client: ClientConnection?, service: LinkService) async -> WireProtocol.Response
+
+    /// Takes up `entry`, which a daemon that stopped left in the spool; `link` is its link routed again with today's
+    /// configuration, `nil` when it no longer routes. The action removes the entry when it is done with it.
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async
+}

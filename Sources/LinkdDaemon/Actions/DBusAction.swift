@@ -1,0 +1,62 @@
+import Dispatch
+import LinkdConfig
+import LinkdSystem
+
+/// The `dbus` action: `org.freedesktop.Application.Open` on the app id, which D-Bus activates when it is not
+/// running. The link stays in the spool until the app has answered.
+struct DBusAction: Action {
+    /// How long the app may take to answer `Open`, D-Bus activation included.
+    static let timeout: Duration = .seconds(25)
+
+    func open(_ link: ClaimedLink, client: ClientConnection?, service: LinkService) async -> WireProtocol.Response {
+        let entry: Spool.Entry
+        do throws(WireProtocol.Failure) {
+            entry = try service.record(link.url, kind: .dbus)
+        } catch {
+            return .failed(error)
+        }
+        return await deliver(entry, link: link, service: service)
+    }
+
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async {
+        guard let link, case .dbus = link.claim.action else {
+            service.log.warning("link \(entry.shortID) no longer routes to a D-Bus app and is dropped")
+            service.spool.remove(entry.id)
+            return
+        }
+        guard let again = service.markReplayed(entry) else { return }
+        service.log.notice("link \(entry.shortID) replayed after a crash", link.logFields(entry))
+        _ = await deliver(again, link: link, service: service)
+    }
+
+    /// Calls `Open` with a recorded link, then removes it from the spool: the app has it, or the failure is
+    /// reported.
+    private func deliver(_ entry: Spool.Entry, link: ClaimedLink, service: LinkService) async -> WireProtocol.Response {
+        guard case .dbus(let appID) = link.claim.action else { preconditionFailure("a dbus link") }
+        let url = entry.url
+        // sd_bus_call blocks: it runs on a Dispatch queue, never on the cooperative pool.
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<SystemdError?, Never>) in
+            DispatchQueue.global().async {
+                do throws(SystemdError) {
+                    try SessionBus.openURIs([url], appID: appID, timeout: Self.timeout)
+                    continuation.resume(returning: nil)
+                } catch {
+                    continuation.resume(returning: error)
+                }
+            }
+        }
+        service.spool.remove(entry.id)
+        if let result {
+            // The bus error is the app's own text and may quote the link; the log and the wire answer redact it.
+            service.log.warning(
+                "link \(entry.shortID) not delivered to \(appID) over D-Bus: \(result)",
+                link.logFields(entry)
+            )
+            return .failed(
+                WireProtocol.Failure(kind: .unavailable, reason: "action_failed", message: "\(link.appName): \(result)")
+            )
+        }
+        service.log.info("link \(entry.shortID) delivered to \(appID) over D-Bus", link.logFields(entry))
+        return .accepted(route: link.route.id, app: link.appName, state: .delivered)
+    }
+}

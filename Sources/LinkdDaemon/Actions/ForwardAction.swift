@@ -1,0 +1,133 @@
+import FoundationEssentials
+import LinkdConfig
+
+/// The `forward` action: the link goes to the app's subscriber (a connection that sent `{"op": "subscribe"}`), or
+/// waits in a queue, oldest first, until one subscribes or its time to live passes.
+actor ForwardAction: Action {
+    /// One link line for a subscriber.
+    struct Outgoing: Sendable {
+        let entryID: String
+        let line: String
+    }
+
+    private struct Subscriber: Sendable {
+        let id: UInt64
+        let continuation: AsyncStream<Outgoing>.Continuation
+    }
+
+    /// How long a link waits for its app (`LINKD_FORWARD_TTL`, seconds).
+    let timeToLive: Double
+    /// Links waiting for their app to subscribe, by app, oldest first.
+    private var queued: [String: [QueuedLink]] = [:]
+    /// Connected subscribers, by app; the first gets the links.
+    private var subscribers: [String: [Subscriber]] = [:]
+    /// Links handed to a subscriber and not yet written to its socket, by spool id.
+    private var handedOut: [String: (subscriber: UInt64, link: QueuedLink)] = [:]
+    private var nextSubscriberID: UInt64 = 0
+
+    /// A queued link and the line its subscriber gets.
+    private struct QueuedLink: Sendable {
+        let entry: Spool.Entry
+        let line: String
+        let expires: Double
+    }
+
+    init(timeToLive: Double) {
+        self.timeToLive = timeToLive
+    }
+
+    func open(_ link: ClaimedLink, client: ClientConnection?, service: LinkService) async -> WireProtocol.Response {
+        let expires = Date().timeIntervalSince1970 + timeToLive
+        let entry: Spool.Entry
+        do throws(WireProtocol.Failure) {
+            entry = try service.record(link.url, kind: .forward(app: link.appName, expires: expires))
+        } catch {
+            return .failed(error)
+        }
+        let fields = [("LINKD_LINK_ID", String(entry.shortID)), ("LINKD_APP", link.appName)]
+        if hand(QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires), to: link.appName) {
+            service.log.info("link \(entry.shortID) forwarded to \(link.appName)", fields)
+            return .accepted(route: link.route.id, app: link.appName, state: .delivered)
+        }
+        expireQueued(service)
+        queued[link.appName, default: []].append(
+            QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires)
+        )
+        service.log.info("link \(entry.shortID) queued until \(link.appName) subscribes", fields)
+        return .accepted(route: link.route.id, app: link.appName, state: .queued)
+    }
+
+    /// A queued link waits for its app again; one that no longer routes is dropped.
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async {
+        guard case .forward(let app, let expires) = entry.kind, let link, link.appName == app else {
+            service.log.warning("link \(entry.shortID) no longer routes to its app and is dropped")
+            service.spool.remove(entry.id)
+            return
+        }
+        queued[app, default: []].append(QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires))
+        expireQueued(service)
+    }
+
+    /// The line a subscriber gets: `{"id", "app", "route", "fields", "url"}`, as an exec program does.
+    private static func line(_ entry: Spool.Entry, _ link: ClaimedLink) -> String {
+        String(
+            decoding: ExecAction.payload(id: entry.id, app: link.appName, route: link.route, url: entry.url),
+            as: UTF8.self
+        )
+    }
+
+    /// Gives `link` to the app's first subscriber; `false` when none is connected.
+    private func hand(_ link: QueuedLink, to app: String) -> Bool {
+        guard let subscriber = subscribers[app]?.first else { return false }
+        handedOut[link.entry.id] = (subscriber.id, link)
+        subscriber.continuation.yield(Outgoing(entryID: link.entry.id, line: link.line))
+        return true
+    }
+
+    /// Registers a subscriber for `app` and hands it every queued link, oldest first.
+    func subscribe(_ app: String, service: LinkService) -> (id: UInt64, stream: AsyncStream<Outgoing>) {
+        expireQueued(service)
+        nextSubscriberID += 1
+        let (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self)
+        subscribers[app, default: []].append(Subscriber(id: nextSubscriberID, continuation: continuation))
+        service.log.info("\(app) subscribed", [("LINKD_APP", app)])
+        for link in queued.removeValue(forKey: app) ?? [] where !hand(link, to: app) {
+            queued[app, default: []].append(link)
+        }
+        return (nextSubscriberID, stream)
+    }
+
+    /// The subscriber wrote the link to its socket: it leaves the spool, delivered once.
+    func written(_ entryID: String, service: LinkService) {
+        guard handedOut.removeValue(forKey: entryID) != nil else { return }
+        service.spool.remove(entryID)
+    }
+
+    /// The subscriber is gone: links handed to it but not written go back to the front of the queue.
+    func unsubscribe(_ app: String, id: UInt64) {
+        subscribers[app]?.removeAll { $0.id == id }
+        if subscribers[app]?.isEmpty == true { subscribers.removeValue(forKey: app) }
+        let returned = handedOut.values.filter { $0.subscriber == id }.map(\.link).sorted {
+            $0.entry.accepted < $1.entry.accepted
+        }
+        var back: [QueuedLink] = []
+        for link in returned {
+            handedOut.removeValue(forKey: link.entry.id)
+            if !hand(link, to: app) { back.append(link) }
+        }
+        if !back.isEmpty { queued[app] = back + (queued[app] ?? []) }
+    }
+
+    /// Drops queued links past their time to live.
+    private func expireQueued(_ service: LinkService) {
+        let now = Date().timeIntervalSince1970
+        for (app, links) in queued {
+            let kept = links.filter { $0.expires > now }
+            for link in links where link.expires <= now {
+                service.log.warning("link \(link.entry.shortID) expired before \(app) subscribed", [("LINKD_APP", app)])
+                service.spool.remove(link.entry.id)
+            }
+            queued[app] = kept.isEmpty ? nil : kept
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import FoundationEssentials
+import LinkdConfig
+import LinkdDesktop
+import LinkdFormats
+import LinkdRouting
+import LinkdSession
+
+/// The `reset` action: only for routes that are resets. The link is recorded, the session layer runs against the
+/// app's backend, the client is asked for the password, and the result goes back to the client — or to a desktop
+/// notification when no client waits any more.
+struct ResetAction: Action {
+    /// The verifiers of resets requested with `linkd reset request`.
+    let pkceStore: PKCEStore?
+
+    func open(_ link: ClaimedLink, client: ClientConnection?, service: LinkService) async -> WireProtocol.Response {
+        guard let backend = link.claim.backend ?? link.app.backend else {
+            return .failed(
+                WireProtocol.Failure(
+                    kind: .unavailable,
+                    reason: "no_backend",
+                    message: "\(link.appName) has no backend"
+                )
+            )
+        }
+        guard let client else {
+            // Checked before a PKCE verifier is taken: a client that cannot answer leaves the link usable.
+            service.log.notice("a reset link for \(link.appName) came from a client that cannot give a password")
+            return .failed(
+                WireProtocol.Failure(
+                    kind: .unavailable,
+                    reason: "no_password_source",
+                    message: "a reset needs a new password: open the link with 'linkd open'"
+                )
+            )
+        }
+        // Between the join and the material (which takes a PKCE verifier) nothing may suspend twice for one link.
+        if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
+        let response = await run(link, backend: backend, client: client, service: service)
+        await service.finishFlight(link.flightKey, with: response)
+        return response
+    }
+
+    private func run(
+        _ link: ClaimedLink,
+        backend: BackendConfig,
+        client: ClientConnection,
+        service: LinkService
+    ) async -> WireProtocol.Response {
+        let material: ResetMaterial
+        switch resetMaterial(link.route, app: link.appName) {
+        case .success(let value): material = value
+        case .failure(let failure):
+            service.log.warning(
+                "refused a link at \(link.appName)'s reset: \(failure.message)",
+                [("LINKD_ROUTE", link.route.id)]
+            )
+            return .failed(failure)
+        }
+        let entry: Spool.Entry
+        do throws(WireProtocol.Failure) {
+            entry = try service.record(link.url, kind: .reset(sent: false))
+        } catch {
+            return .failed(error)
+        }
+        service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
+        let runner = ResetRunner(
+            backend: backend.makeClient(),
+            material: material,
+            appName: link.appName,
+            beforeSending: { Self.markSent(entry, service: service) }
+        )
+        let result = await runner.run(passwords: ConnectionPasswords(connection: client))
+        let response = await report(result, entry: entry, link: link, client: client, service: service)
+        service.spool.remove(entry.id)
+        return response
+    }
+
+    /// A reset left in the spool by a daemon that stopped is not run again: the person is told to click the link
+    /// again (or, when the password may have been sent, to try it).
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async {
+        service.spool.remove(entry.id)
+        let app = link?.appName ?? "an app"
+        let body: String
+        if case .reset(sent: true) = entry.kind {
+            body =
+                "\(app): linkd stopped while setting your new password; it may have changed. Try signing in "
+                + "with it, or request a new email."
+        } else {
+            body = "\(app): linkd stopped before your password was reset; click the link in the email again."
+        }
+        service.log.notice("link \(entry.shortID): a reset interrupted by a crash is not replayed")
+        await Self.notify(summary: "Password reset interrupted", body: body, log: service.log)
+    }
+
+    /// What the session layer needs from a routed link; any route that is not a reset is refused.
+    private func resetMaterial(_ route: RoutedLink, app: String) -> Result<ResetMaterial, WireProtocol.Failure> {
+        switch route.auth {
+        case .supabaseRecovery(let session):
+            return .success(.supabaseSession(accessToken: session.accessToken, refreshToken: session.refreshToken))
+        case .supabaseOTP(let otp) where otp.type == "recovery":
+            return .success(.supabaseTokenHash(otp.tokenHash, type: otp.type))
+        case .supabasePKCE(let pkce):
+            guard let verifier = pkceStore?.take(app: app, now: Int64(Date().timeIntervalSince1970)) else {
+                return .failure(
+                    WireProtocol.Failure(
+                        kind: .invalid,
+                        reason: "not_a_reset",
+                        message:
+                            "linkd did not request this reset for \(app) (no stored PKCE verifier, or it was used or "
+                            + "expired); request a new email with 'linkd reset request --app \(app) --email ADDR'"
+                    )
+                )
+            }
+            return .success(.supabasePKCE(code: pkce.code, verifier: verifier))
+        case .appServicesReset(let token):
+            return .success(.appServices(token: token.token, tokenID: token.tokenID))
+        default:
+            // A session of another kind at a reset link may be an attacker's own session mailed to the victim.
+            let type = route.auth?.fields["type"].map { " (type \(DisplayText.sanitize($0.description)))" } ?? ""
+            return .failure(
+                WireProtocol.Failure(
+                    kind: .invalid,
+                    reason: "not_a_reset",
+                    message: "a '\(route.id)'\(type) link is not a password reset; linkd refuses it at a reset link"
+                )
+            )
+        }
+    }
+
+    /// Records in the spool that the password is about to be sent; `false` (nothing is sent) when it cannot.
+    private static func markSent(_ entry: Spool.Entry, service: LinkService) -> Bool {
+        var sent = entry
+        sent.kind = .reset(sent: true)
+        do {
+            try service.spool.write(sent)
+            return true
+        } catch {
+            service.log.error("cannot write the spool: \(error)")
+            return false
+        }
+    }
+
+    /// Logs the outcome, notifies the desktop when the client has gone, and returns the answer.
+    private func report(
+        _ result: Result<ResetRunner.Success, ResetFailure>,
+        entry: Spool.Entry,
+        link: ClaimedLink,
+        client: ClientConnection,
+        service: LinkService
+    ) async -> WireProtocol.Response {
+        let summary: String
+        let message: String
+        let response: WireProtocol.Response
+        switch result {
+        case .success(let success):
+            summary = "Password changed"
+            message = "the password of \(success.account) was changed"
+            service.log.info("link \(entry.shortID): \(message)", link.logFields(entry))
+            response = .accepted(route: link.route.id, app: link.appName, state: .done, message: message)
+        case .failure(let failure) where failure.kind == .cancelled && client.shutdown.isStopping:
+            // The question was cut short by the stop: nothing was sent with a password.
+            summary = "Password not changed"
+            message = WireProtocol.Failure.daemonStopping.message
+            service.log.notice("link \(entry.shortID): stopped while waiting for the password", link.logFields(entry))
+            response = .failed(.daemonStopping)
+        case .failure(let failure):
+            summary = "Password not changed"
+            message = failure.message
+            service.log.warning("link \(entry.shortID): \(message)", link.logFields(entry))
+            response = .failed(WireProtocol.Failure(failure))
+        }
+        if await !client.isConnected {
+            await Self.notify(summary: summary, body: "\(link.appName): \(message)", log: service.log)
+        }
+        return response
+    }
+
+    /// Sends a desktop notification (markup escaped, controls stripped); a failure is logged.
+    private static func notify(summary: String, body: String, log: DaemonLog) async {
+        do {
+            try await DesktopNotification.show(summary: summary, body: body)
+        } catch {
+            log.warning("cannot show a desktop notification: \(error)")
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Glibc
+import LinkdSystem
+
+/// The socket server: accepts connections until the stop, checks each peer's uid before reading a byte, and serves
+/// each connection in a task of its own.
+struct Server: Sendable {
+    let listener: Listener
+    let service: LinkService
+    let activity: Activity
+    let shutdown: Shutdown
+    let log: DaemonLog
+
+    /// Accepts and serves until the stop, then until every connection has ended (a cancelled task ends them all).
+    func run() async {
+        let (accepted, continuation) = AsyncStream.makeStream(of: FileDescriptor.self)
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                await withTaskGroup(of: Void.self) { acceptor in
+                    acceptor.addTask { await acceptUntilCancelled(into: continuation) }
+                    acceptor.addTask { try? await shutdown.waitUntilStopping() }
+                    await acceptor.next()
+                    acceptor.cancelAll()
+                }
+                continuation.finish()
+            }
+            for await connection in accepted {
+                group.addTask {
+                    await serve(connection)
+                    shutdown.closed(connection)
+                    activity.release()
+                }
+            }
+        }
+    }
+
+    private func acceptUntilCancelled(into continuation: AsyncStream<FileDescriptor>.Continuation) async {
+        while !Task.isCancelled {
+            let connection: FileDescriptor
+            do {
+                connection = try await listener.nextConnection()
+            } catch {
+                if !(error is CancellationError) { log.error("accept failed: \(error)") }
+                return
+            }
+            activity.hold()
+            shutdown.opened(connection)
+            continuation.yield(connection)
+        }
+    }
+
+    /// One client: its uid is checked before a byte is read; then one response per request line.
+    private func serve(_ descriptor: FileDescriptor) async {
+        let socket: AsyncSocket
+        do {
+            socket = try AsyncSocket(descriptor)
+        } catch {
+            descriptor.close()
+            return
+        }
+        defer { socket.close() }
+        let credentials = try? PeerCredentials.of(descriptor)
+        guard let credentials, credentials.uid == getuid() else {
+            let who = credentials.map { "uid \($0.uid) (pid \($0.pid))" } ?? "an unknown peer"
+            log.warning("refused a connection from \(who): only uid \(getuid()) may use this daemon")
+            let refusal = WireProtocol.Response.failed(
+                WireProtocol.Failure(
+                    kind: .permission,
+                    reason: "wrong_user",
+                    message: "this linkd daemon serves uid \(getuid()) only"
+                )
+            )
+            try? await socket.write(Array((refusal.line + "\n").utf8), deadline: .now + .seconds(1))
+            return
+        }
+        let connection = ClientConnection(socket, shutdown: shutdown)
+        await connection.serve(service, requestTimeout: Daemon.requestTimeout) { app in
+            await serveSubscriber(socket, app: app)
+        }
+    }
+
+    /// A subscribed connection: the app's `forward` links are pushed to it until it goes away. It is exempt from the
+    /// first-byte rule, since a subscriber only listens.
+    private func serveSubscriber(_ socket: AsyncSocket, app: String) async {
+        let forward = service.forward
+        let (id, stream) = await forward.subscribe(app, service: service)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var buffer: [UInt8] = []
+                while let count = try? await socket.read(into: &buffer, deadline: nil), count > 0 {}
+            }
+            group.addTask {
+                // Its own descriptor for the writes, so that they wait on the reactor beside the reader's wait.
+                guard let writer = try? socket.duplicate() else { return }
+                defer { writer.close() }
+                for await outgoing in stream {
+                    guard (try? await writer.write(Array(outgoing.line.utf8), deadline: .now + .seconds(5))) != nil
+                    else { return }
+                    await forward.written(outgoing.entryID, service: service)
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+        await forward.unsubscribe(app, id: id)
+    }
+}

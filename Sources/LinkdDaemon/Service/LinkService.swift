@@ -1,0 +1,167 @@
+import LinkdConfig
+import LinkdFormats
+import LinkdRouting
+import LinkdSession
+
+/// What the daemon does with links: route them with the apps.d configuration, record them in the spool before they
+/// are acknowledged, hand them to their action, and join a link that is opened again while its first run is in
+/// flight.
+actor LinkService {
+    /// One run of a link; repeats of the link wait for its answer.
+    private struct Flight {
+        var response: WireProtocol.Response?
+        var waiters: [CheckedContinuation<WireProtocol.Response, Never>] = []
+    }
+
+    let resolver: LinkResolver
+    nonisolated let spool: Spool
+    nonisolated let log: DaemonLog
+    nonisolated let activity: Activity
+    let exec: ExecAction
+    let dbus: DBusAction
+    let forward: ForwardAction
+    let reset: ResetAction
+    private var flights: [String: Flight] = [:]
+
+    init(
+        resolver: LinkResolver,
+        spool: Spool,
+        log: DaemonLog,
+        activity: Activity,
+        supervisor: ProgramSupervisor,
+        forwardTTL: Double,
+        pkceStore: PKCEStore?
+    ) {
+        self.resolver = resolver
+        self.spool = spool
+        self.log = log
+        self.activity = activity
+        exec = ExecAction(supervisor: supervisor)
+        dbus = DBusAction()
+        forward = ForwardAction(timeToLive: forwardTTL)
+        reset = ResetAction(pkceStore: pkceStore)
+    }
+
+    /// Answers `{"op": "open"}`; `client`, when the client said it can, answers a reset's password question.
+    func open(_ text: String, client: ClientConnection? = nil) async -> WireProtocol.Response {
+        let link: LinkURL
+        let resolution: Resolution
+        do throws(RouteError) {
+            link = try LinkURL(parsing: text)
+        } catch {
+            return refused(error, link: nil)
+        }
+        do throws(RouteError) {
+            resolution = try resolver.resolve(link)
+        } catch {
+            return refused(error, link: link)
+        }
+        guard let app = resolution.app, let claim = resolution.link else {
+            preconditionFailure("a resolver without the built-in fallback always names the app")
+        }
+        let claimed = ClaimedLink(url: link.href, app: app, claim: claim, route: resolution.route)
+        switch claim.action {
+        case .exec: return await exec.open(claimed, client: client, service: self)
+        case .dbus: return await dbus.open(claimed, client: client, service: self)
+        case .forward: return await forward.open(claimed, client: client, service: self)
+        case .reset: return await reset.open(claimed, client: client, service: self)
+        }
+    }
+
+    private func refused(_ error: RouteError, link: LinkURL?) -> WireProtocol.Response {
+        log.info("refused a link: \(error.description)", [("LINKD_REASON", error.refusal?.reason.rawValue ?? "no_app")])
+        return .failed(WireProtocol.Failure(error, link: link))
+    }
+
+    /// Takes up the links a daemon that stopped left in the spool, each by its action; an unreadable entry is
+    /// removed.
+    func replay() async {
+        let (entries, broken) = spool.entries()
+        for id in broken {
+            log.warning("spool entry \(id.prefix(8)) is unreadable and was removed")
+            spool.remove(id)
+        }
+        for entry in entries {
+            let link = claimedLink(entry.url)
+            switch entry.kind {
+            case .exec: await exec.replay(entry, link: link, service: self)
+            case .dbus: await dbus.replay(entry, link: link, service: self)
+            case .forward: await forward.replay(entry, link: link, service: self)
+            case .reset: await reset.replay(entry, link: link, service: self)
+            }
+        }
+    }
+
+    /// `url` routed with today's configuration; `nil` when it no longer routes to an app.
+    private func claimedLink(_ url: String) -> ClaimedLink? {
+        guard let link = try? LinkURL(parsing: url), let resolution = try? resolver.resolve(link),
+            let app = resolution.app, let claim = resolution.link
+        else { return nil }
+        return ClaimedLink(url: link.href, app: app, claim: claim, route: resolution.route)
+    }
+
+    /// Records an accepted link in the spool before any action runs, so that a crash cannot lose it.
+    ///
+    /// - Throws: a ``WireProtocol/Failure`` (temporary, `spool_failed`) after logging why, when the spool cannot be
+    ///   written: the link is refused before it is acknowledged.
+    nonisolated func record(_ url: String, kind: Spool.Entry.Kind) throws(WireProtocol.Failure) -> Spool.Entry {
+        do {
+            return try spool.add(url: url, kind: kind)
+        } catch {
+            log.error("cannot write the spool: \(error)")
+            throw WireProtocol.Failure(
+                kind: .temporary,
+                reason: "spool_failed",
+                message: "linkd cannot record the link: \(error)"
+            )
+        }
+    }
+
+    /// `entry` with one more attempt written to the spool, for its replay; `nil` (the entry removed) when it was
+    /// replayed once already: a link whose action crashed the daemon twice is not tried a third time.
+    nonisolated func markReplayed(_ entry: Spool.Entry) -> Spool.Entry? {
+        guard entry.attempts < 2 else {
+            log.warning("link \(entry.shortID) was already replayed once and is dropped")
+            spool.remove(entry.id)
+            return nil
+        }
+        var again = entry
+        again.attempts += 1
+        try? spool.write(again)
+        return again
+    }
+
+    /// The answer of the run in flight for `key`, once it has one; `nil` after marking `key` in flight when none is.
+    /// Nothing suspends between the check and the mark, so two opens arriving together start one run.
+    func joinOrStartFlight(_ key: String) async -> WireProtocol.Response? {
+        guard var joined = flights[key] else {
+            flights[key] = Flight()
+            activity.hold()
+            return nil
+        }
+        if let response = joined.response { return response }
+        return await withCheckedContinuation { continuation in
+            joined.waiters.append(continuation)
+            flights[key] = joined
+        }
+    }
+
+    /// Answers every open that joined `key`. With `keepingItOpen` the flight stays (a repeat gets `response`) until
+    /// ``endFlight(_:)``; otherwise it ends now.
+    func finishFlight(_ key: String, with response: WireProtocol.Response, keepingItOpen: Bool = false) {
+        guard var flight = flights[key] else { return }
+        let waiters = flight.waiters
+        flight.waiters = []
+        flight.response = response
+        flights[key] = flight
+        for waiter in waiters { waiter.resume(returning: response) }
+        if !keepingItOpen { endFlight(key) }
+    }
+
+    /// Ends the flight of `key` (its program exited): the next open of the link is a new run.
+    func endFlight(_ key: String) {
+        guard let flight = flights.removeValue(forKey: key) else { return }
+        precondition(flight.waiters.isEmpty, "a flight ends after its answer")
+        activity.release()
+    }
+}

@@ -1,0 +1,126 @@
+import LinkdFormats
+package import LinkdRouting
+package import LinkdSession
+
+extension WireProtocol {
+    /// A refusal in a response: `{"kind", "reason", "part"?, "message"}`.
+    package struct Failure: Error, Sendable, Equatable {
+        /// What kind of failure it is; it decides `linkd open`'s exit code.
+        package enum Kind: String, Sendable, CaseIterable {
+            /// The link is not one linkd accepts, or the action refused it (exit 65).
+            case invalid
+            /// No app claims the link (exit 1).
+            case unmatched
+            /// The request itself was malformed (exit 65).
+            case request
+            /// A backend refused the link or the password (exit 65).
+            case refused
+            /// The client's uid may not use this daemon (exit 77).
+            case permission
+            /// Worth retrying later (exit 75).
+            case temporary
+            /// An action, its program or a backend is unavailable (exit 69).
+            case unavailable
+
+            /// The exit code of `linkd open` for a link that failed this way: the one place it is decided.
+            package var exitCode: Int32 {
+                switch self {
+                case .unmatched: 1
+                case .invalid, .request, .refused: 65
+                case .unavailable: 69
+                case .temporary: 75
+                case .permission: 77
+                }
+            }
+        }
+
+        package var kind: Kind
+        /// The machine-readable reason (`no_app`, `conflicting_parameter`, `link_expired`, …).
+        package var reason: String
+        /// The part of the link a refusal names, for a refusal of the link itself.
+        package var part: String?
+        /// One line for a person.
+        package var message: String
+
+        package init(kind: Kind, reason: String, part: String? = nil, message: String) {
+            self.kind = kind
+            self.reason = reason
+            self.part = part
+            self.message = message
+        }
+
+        /// A malformed request.
+        static func badRequest(_ message: String) -> Failure {
+            Failure(kind: .request, reason: "bad_request", message: message)
+        }
+
+        /// The daemon is stopping and did not act on the link: it can be opened again as it is.
+        package static let daemonStopping = Failure(
+            kind: .temporary,
+            reason: "daemon_stopping",
+            message: "linkd is stopping and did nothing with the link; open it again"
+        )
+
+        /// The failure a routing error stands for. An unclaimed web link is said to be unclaimed by host: linkd never
+        /// owns web links, and routes an https link only for the hosts that apps claim.
+        package init(_ error: RouteError, link: LinkURL?) {
+            switch error {
+            case .refused(let refusal):
+                self.init(
+                    kind: .invalid,
+                    reason: refusal.reason.rawValue,
+                    part: refusal.part.rawValue,
+                    message: refusal.message
+                )
+            case .unmatched(let explanation):
+                if let link, link.isSpecial {
+                    self.init(
+                        kind: .unmatched,
+                        reason: "no_app",
+                        message: "no app claims links to host '\(link.hostname)'"
+                    )
+                } else {
+                    self.init(
+                        kind: .unmatched,
+                        reason: "no_app",
+                        message: "no app claims the link: \(explanation.description)"
+                    )
+                }
+            case .invalidPattern:
+                self.init(kind: .invalid, reason: "bad_value", message: error.description)
+            }
+        }
+
+        /// The failure of a reset, in the session layer's words.
+        package init(_ failure: ResetFailure) {
+            let kind: Kind =
+                switch failure.kind {
+                case .linkExpiredOrUsed, .passwordRejected, .refused: .refused
+                case .unreachable: .unavailable
+                case .temporary, .cancelled: .temporary
+                }
+            self.init(kind: kind, reason: failure.kind.rawValue, message: failure.message)
+        }
+
+        /// The error object. A message may quote text linkd did not write (an app's D-Bus error, say) that quotes
+        /// the link, so it is redacted.
+        var json: JSONValue {
+            var members: [(String, JSONValue)] = [("kind", .string(kind.rawValue)), ("reason", .string(reason))]
+            if let part { members.append(("part", .string(part))) }
+            members.append(("message", .string(LinkRedactor.redact(message))))
+            return .object(members)
+        }
+
+        /// Reads an error object a daemon sent: no kind reads as ``Kind/request``, a kind this version does not know
+        /// as ``Kind/unavailable``; `nil` when it has no message.
+        init?(_ object: JSONValue) {
+            guard let message = object["message"]?.stringValue else { return nil }
+            self.init(
+                kind: object["kind"].map { $0.stringValue.flatMap(Kind.init(rawValue:)) ?? .unavailable } ?? .request,
+                reason: object["reason"]?.stringValue ?? "bad_response",
+                part: object["part"]?.stringValue,
+                message: message
+            )
+        }
+    }
+}

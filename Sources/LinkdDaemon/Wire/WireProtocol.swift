@@ -1,0 +1,67 @@
+package import LinkdFormats
+
+/// The daemon's wire protocol: newline-delimited JSON on the socket, one request per line, one ``Response`` per
+/// request. The daemon may ask the client for a password in between (``PasswordQuestion``).
+package enum WireProtocol {
+    /// The longest request line, in bytes.
+    package static let maximumLine = 65_536
+
+    /// A request a client sends.
+    package enum Request: Sendable, Equatable {
+        /// `{"op": "open", "url": "…", "interactive": true}`.
+        case open(url: String, interactive: Bool)
+        /// `{"op": "subscribe", "app": "…"}`: the connection then receives the app's `forward` links, one JSON line each.
+        case subscribe(app: String)
+
+        /// Reads one request line.
+        ///
+        /// - Throws: a ``Failure`` of kind ``Failure/Kind/request``: not one JSON object, no `op`, an unknown `op`, or
+        ///   a missing member.
+        package init(line: [UInt8]) throws(Failure) {
+            guard let object = try? JSONValue.parse(line), object.objectMembers != nil else {
+                throw .badRequest("a request is one JSON object per line")
+            }
+            guard let op = object["op"]?.stringValue else { throw .badRequest("the request has no 'op'") }
+            switch op {
+            case "open":
+                guard let url = object["url"]?.stringValue else {
+                    throw .badRequest("an 'open' request needs a 'url' string")
+                }
+                self = .open(url: url, interactive: object["interactive"]?.boolValue ?? false)
+            case "subscribe":
+                guard let app = object["app"]?.stringValue, !app.isEmpty else {
+                    throw .badRequest("a 'subscribe' request needs an 'app' string")
+                }
+                self = .subscribe(app: app)
+            default:
+                throw Failure(
+                    kind: .request,
+                    reason: "unknown_op",
+                    message: "unknown op '\(DisplayText.sanitize(String(op.prefix(64))))'"
+                )
+            }
+        }
+
+        /// The request as a line, without its LF.
+        package var line: String {
+            switch self {
+            case .open(let url, let interactive):
+                JSONValue.object([("op", .string("open")), ("url", .string(url)), ("interactive", .bool(interactive))])
+                    .serialized
+            case .subscribe(let app):
+                JSONValue.object([("op", .string("subscribe")), ("app", .string(app))]).serialized
+            }
+        }
+    }
+
+    /// The client's answer to a ``PasswordQuestion``: `{"password": "…"}`, or `{"password": null}` when it has none.
+    package static func passwordAnswer(_ password: Secret?) -> String {
+        JSONValue.object([("password", password.map { .string($0.revealed()) } ?? .null)]).serialized
+    }
+
+    /// The password in a client's answer; `nil` for `{"password": null}`, an empty one, or anything else.
+    package static func password(inAnswer answer: JSONValue?) -> Secret? {
+        guard let password = answer?["password"]?.stringValue, !password.isEmpty else { return nil }
+        return Secret(password)
+    }
+}

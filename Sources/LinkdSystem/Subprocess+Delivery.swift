@@ -1,0 +1,95 @@
+import CSystemd
+import Glibc
+
+extension Subprocess {
+    /// Why a program did not take what it was given on standard input.
+    package enum DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// It exited before reading all of it.
+        case exitedBeforeReading(status: Int32)
+        /// It did not read all of it in time; it was killed.
+        case stalled
+
+        package var description: String {
+            switch self {
+            case .exitedBeforeReading(let status): "the program exited with status \(status) before reading the link"
+            case .stalled: "the program did not read the link in time"
+            }
+        }
+    }
+
+    private enum DeliveryEvent: Sendable {
+        case emptied
+        case exited
+        case stalled
+    }
+
+    /// Starts the program with `payload` on its standard input and returns once it has read all of it.
+    ///
+    /// The input is a pipe of one page: the kernel reports it writable again only when the program has emptied it,
+    /// so the wait is an event, not a poll; the program's exit is one too (its pidfd). A read end kept here stops the
+    /// pipe from breaking when the program exits and tells how much it left unread. The write end is closed once
+    /// the payload is read, so the program then sees the end of its input.
+    ///
+    /// - Returns: the running program, without pipes; the caller owns its exit descriptor.
+    /// - Throws: ``SystemdError`` when it cannot start, ``DeliveryFailure`` when it exits or stalls first (it is
+    ///   killed and reaped then).
+    package func deliver(
+        _ payload: [UInt8],
+        deadline: ContinuousClock.Instant,
+        reactor: Reactor = .shared
+    ) async throws -> Running {
+        var fds: [CInt] = [0, 0]
+        let made = linkd_pipe(&fds)
+        guard made == 0 else { throw SystemdError.systemCall(operation: "create a pipe", errno: -made) }
+        let probe = FileDescriptor(rawValue: fds[0])
+        let writeEnd = FileDescriptor(rawValue: fds[1])
+        defer { probe.close() }
+        let sized = linkd_set_pipe_capacity(writeEnd.rawValue, 4_096)
+        var options = self
+        options.input = .descriptor(probe)
+        let running: Running
+        do {
+            guard sized > 0 else { throw SystemdError.systemCall(operation: "size a pipe", errno: -sized) }
+            running = try options.spawn()
+        } catch {
+            writeEnd.close()
+            throw error
+        }
+        let input = try AsyncSocket(writeEnd, reactor: reactor)
+        let event = await withTaskGroup(of: DeliveryEvent.self) { group in
+            group.addTask {
+                do {
+                    try await input.write(payload, deadline: deadline)
+                    try await reactor.wait(for: writeEnd, writable: true, deadline: deadline)
+                    return .emptied
+                } catch {
+                    return .stalled
+                }
+            }
+            group.addTask {
+                (try? await reactor.wait(for: running.exitDescriptor, deadline: deadline)) == nil ? .stalled : .exited
+            }
+            let first = await group.next() ?? .stalled
+            group.cancelAll()
+            return first
+        }
+        input.close()
+        let unread = linkd_readable_bytes(probe.rawValue)
+        if event != .stalled && unread == 0 {
+            return Running(
+                pid: running.pid,
+                exitDescriptor: running.exitDescriptor,
+                input: nil,
+                output: running.output,
+                errorOutput: running.errorOutput
+            )
+        }
+        let status = running.exitStatusIfExited()
+        if status == nil {
+            running.send(SIGKILL)
+            _ = try? await running.exitStatus(reactor: reactor)
+        }
+        running.closeDescriptors(reactor: reactor)
+        throw status.map { DeliveryFailure.exitedBeforeReading(status: $0) } ?? .stalled
+    }
+}
