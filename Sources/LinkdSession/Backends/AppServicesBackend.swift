@@ -31,6 +31,23 @@ package struct AppServicesBackend: AuthBackend {
         try await client.resetPassword(password, token: session.token, tokenID: session.tokenID.revealed())
     }
 
+    /// `POST …/reset/send`; the email leads to the app's configured reset URL, so `redirectTo` and the store go
+    /// unused.
+    ///
+    /// - Throws: the backend's refusal (`UserNotFound`), or why there was no answer.
+    package func requestReset(
+        email: String,
+        redirectTo: String,
+        verifierStore: PKCEStore,
+        app: String
+    ) async throws(ResetFailure) {
+        do throws(SessionError) {
+            try await client.sendResetEmail(to: email)
+        } catch {
+            throw ResetFailure(error)
+        }
+    }
+
     // The steps App Services needs no request for.
 
     /// Sends nothing: App Services checks the token when the password comes with it.

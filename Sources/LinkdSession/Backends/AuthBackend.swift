@@ -34,4 +34,24 @@ package protocol AuthBackend: Sendable {
     ///
     /// - Returns: whether a session was signed out (`false` when the backend keeps none, or the request failed).
     func signOut(_ session: Session) async -> Bool
+
+    /// Asks the backend to email a reset link to `email`.
+    ///
+    /// A backend that proves its links with PKCE stores the verifier in `verifierStore` before the request goes out
+    /// (the email may arrive before the answer), and forgets it when the request fails.
+    ///
+    /// - Parameters:
+    ///   - email: the account's address.
+    ///   - redirectTo: the link the email should lead to (a backend whose emails lead to a link it is configured
+    ///     with ignores it).
+    ///   - verifierStore: where the PKCE verifier is kept for the link to find.
+    ///   - app: the app the verifier is kept for.
+    /// - Throws: why nothing was requested: the verifier could not be stored, or the backend refused or gave no
+    ///   answer.
+    func requestReset(
+        email: String,
+        redirectTo: String,
+        verifierStore: PKCEStore,
+        app: String
+    ) async throws(ResetFailure)
 }

@@ -1,3 +1,4 @@
+import Glibc
 package import LinkdFormats
 
 /// Supabase Auth (GoTrue) as a reset backend: the link becomes a session, the password is set for that session,
@@ -70,6 +71,33 @@ package struct SupabaseBackend: AuthBackend {
     /// - Returns: whether GoTrue confirmed it.
     package func signOut(_ session: Secret) async -> Bool {
         (try? await client.logout(accessToken: session)) != nil
+    }
+
+    /// Stores a new PKCE verifier for `app`, then sends `POST /recover?redirect_to=…` with its S256 challenge; the
+    /// verifier is forgotten again when the request fails. GoTrue answers the same whether or not the address has an
+    /// account.
+    ///
+    /// - Throws: ``ResetFailure/Kind/stateUnwritable`` when the verifier cannot be stored (nothing is sent), or the
+    ///   backend's refusal (a rate limit), or why there was no answer.
+    package func requestReset(
+        email: String,
+        redirectTo: String,
+        verifierStore: PKCEStore,
+        app: String
+    ) async throws(ResetFailure) {
+        let verifier = PKCE.makeVerifier()
+        let now = Int64(time(nil))
+        do {
+            try verifierStore.store(Secret(verifier), app: app, now: now)  // kept before the email can arrive
+        } catch {
+            throw ResetFailure(error)
+        }
+        do throws(SessionError) {
+            try await client.recover(email: email, redirectTo: redirectTo, challenge: PKCE.challenge(for: verifier))
+        } catch {
+            _ = verifierStore.take(app: app, now: now)
+            throw ResetFailure(error)
+        }
     }
 
     private static func mask(_ email: String) -> String {
