@@ -35,8 +35,11 @@ package struct PKCEStore: Sendable {
 
     /// Why a verifier could not be stored.
     package struct Unwritable: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The file or folder that could not be written.
         package var path: String
+        /// Why, as `errno`.
         package var errno: Int32
+        /// "cannot write PATH: <strerror>".
         package var description: String { "cannot write \(path): \(String(cString: strerror(errno)))" }
     }
 

@@ -36,6 +36,8 @@ package enum ResetMaterial: Sendable {
 ///
 /// Deprecated: replaced by the ``AuthBackend`` types ``SupabaseBackend`` and ``AppServicesBackend``.
 package enum ResetBackend: Sendable {
+    /// Supabase Auth (GoTrue).
     case supabase(GoTrueClient)
+    /// Atlas App Services.
     case appServices(AppServicesClient)
 }

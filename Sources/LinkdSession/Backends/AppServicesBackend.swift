@@ -5,7 +5,9 @@ package import LinkdFormats
 package struct AppServicesBackend: AuthBackend {
     /// What an `appservices.reset` link gives: its `token` and `tokenId`.
     package struct Material: Sendable {
+        /// The link's `token`.
         package var token: Secret
+        /// The link's `tokenId`.
         package var tokenID: Secret
 
         /// The token pair of a reset link.
