@@ -1,20 +1,31 @@
 import Glibc
 package import LinkdFormats
 
-/// The verifiers of resets linkd requested (`linkd reset request`), one per app, in `$XDG_STATE_HOME/linkd/pkce/`
-/// (folder 0700, files 0600). A verifier is taken once: the first `take` renames it away before reading it. It
-/// expires with GoTrue's flow state (300 s after the request by default), and storing a new one removes expired ones.
+/// The verifiers of resets linkd requested (`linkd reset request`), one per app, in a folder the caller names
+/// (`$XDG_STATE_HOME/linkd/pkce/`; folder 0700, files 0600).
+///
+/// A verifier is taken once: the first `take` renames it away before reading it. It expires with GoTrue's flow
+/// state (300 s after the request by default), and storing a new one removes expired ones.
 package struct PKCEStore: Sendable {
     /// How long a stored verifier is kept.
     package static let lifetime: Int64 = 300
 
+    /// The folder the verifiers are kept in.
     package let directory: String
 
+    /// The store kept in `directory`, created (0700) when the first verifier is stored.
     package init(directory: String) {
         self.directory = directory
     }
 
+    /// The store kept in `pkce` under linkd's state folder (`$XDG_STATE_HOME/linkd`, as the caller found it).
+    package init(stateFolder: String) {
+        self.init(directory: stateFolder + "/pkce")
+    }
+
     /// The store of `$XDG_STATE_HOME/linkd/pkce` (`~/.local/state/linkd/pkce`).
+    ///
+    /// Deprecated: replaced by ``init(stateFolder:)`` with the folder the caller's XDG lookup gives.
     package static func standard(environment: [String: String]) -> PKCEStore? {
         let state =
             environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
@@ -24,8 +35,11 @@ package struct PKCEStore: Sendable {
 
     /// Why a verifier could not be stored.
     package struct Unwritable: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The file or folder that could not be written.
         package var path: String
+        /// Why, as `errno`.
         package var errno: Int32
+        /// "cannot write PATH: <strerror>".
         package var description: String { "cannot write \(path): \(String(cString: strerror(errno)))" }
     }
 

@@ -1,5 +1,9 @@
-/// Why a reset did not change the password, told for a person, with its exit code.
+/// Why a reset did not change the password, or a reset email was not requested, told for a person, with its exit
+/// code.
+///
+/// The message carries the backend's words and never a token or password.
 package struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, as the caller acts on it.
     package enum Kind: String, Sendable, Equatable {
         /// The backend no longer honours the link: expired, or already used.
         case linkExpiredOrUsed = "link_expired"
@@ -13,36 +17,49 @@ package struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible
         case temporary = "backend_temporary"
         /// No new password was given.
         case cancelled = "cancelled"
+        /// linkd cannot write what the step needs kept (the PKCE verifier of a reset it requests); nothing was sent.
+        case stateUnwritable = "state_unwritable"
     }
 
+    /// What went wrong.
     package var kind: Kind
     /// One line for a person; the backend's words are in it, no secret is.
     package var message: String
 
+    /// A failure of `kind`, told by `message`.
     package init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message
     }
 
-    /// `linkd open`'s exit code: 65 refused (link or password), 69 unreachable, 75 worth retrying later.
+    /// The exit code: 65 refused (link or password), 69 unreachable or linkd's own state unwritable, 75 worth
+    /// retrying later.
     package var exitCode: Int32 {
         switch kind {
         case .linkExpiredOrUsed, .passwordRejected, .refused: 65
-        case .unreachable: 69
+        case .unreachable, .stateUnwritable: 69
         case .temporary, .cancelled: 75
         }
     }
 
     /// The wire protocol's error kind for this failure.
+    ///
+    /// Deprecated: replaced by ``kind`` and ``exitCode``; the daemon maps them to its own wire vocabulary.
     package var wireKind: String {
         switch kind {
         case .linkExpiredOrUsed, .passwordRejected, .refused: "refused"
-        case .unreachable: "unavailable"
+        case .unreachable, .stateUnwritable: "unavailable"
         case .temporary, .cancelled: "temporary"
         }
     }
 
+    /// The message.
     package var description: String { message }
+
+    /// The failure of a verifier that could not be stored: nothing was requested.
+    package init(_ error: PKCEStore.Unwritable) {
+        self.init(kind: .stateUnwritable, message: "\(error); nothing was requested")
+    }
 
     /// The failure a session-layer error stands for.
     package init(_ error: SessionError) {

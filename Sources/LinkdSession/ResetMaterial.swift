@@ -1,6 +1,9 @@
 package import LinkdFormats
 
 /// What a reset link gives the session layer.
+///
+/// Deprecated: replaced by each backend's own `Material` (``SupabaseBackend/Material``,
+/// ``AppServicesBackend/Material``).
 package enum ResetMaterial: Sendable {
     /// `supabase.recovery`: the session in the link's fragment.
     case supabaseSession(accessToken: Secret, refreshToken: Secret)
@@ -10,22 +13,31 @@ package enum ResetMaterial: Sendable {
     case supabasePKCE(code: Secret, verifier: Secret)
     /// `appservices.reset`: the token pair, used directly by the reset call.
     case appServices(token: Secret, tokenID: Secret)
+
+    /// The material as a Supabase link's, or `nil` for an App Services link.
+    var supabase: SupabaseBackend.Material? {
+        switch self {
+        case .supabaseSession(let accessToken, let refreshToken):
+            .session(accessToken: accessToken, refreshToken: refreshToken)
+        case .supabaseTokenHash(let hash, let type): .tokenHash(hash, type: type)
+        case .supabasePKCE(let code, let verifier): .pkce(code: code, verifier: verifier)
+        case .appServices: nil
+        }
+    }
+
+    /// The material as an App Services link's, or `nil` for a Supabase link.
+    var appServices: AppServicesBackend.Material? {
+        guard case .appServices(let token, let tokenID) = self else { return nil }
+        return AppServicesBackend.Material(token: token, tokenID: tokenID)
+    }
 }
 
 /// The backend a reset talks to.
+///
+/// Deprecated: replaced by the ``AuthBackend`` types ``SupabaseBackend`` and ``AppServicesBackend``.
 package enum ResetBackend: Sendable {
+    /// Supabase Auth (GoTrue).
     case supabase(GoTrueClient)
+    /// Atlas App Services.
     case appServices(AppServicesClient)
-}
-
-/// Where the new password comes from: the `linkd open` client's terminal, stdin or askpass program.
-package protocol PasswordSource: Sendable {
-    /// Asks for the new password; `rejection` is the backend's refusal of the one given before. `nil` when the
-    /// person cancelled, or when this source cannot ask again.
-    func newPassword(prompt: String, rejection: BackendError?) async -> Secret?
-}
-
-/// When the requests of a reset must end; read by ``CurlTransport``.
-package enum RequestDeadline {
-    @TaskLocal package static var current: ContinuousClock.Instant?
 }

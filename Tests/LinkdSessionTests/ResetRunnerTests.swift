@@ -5,36 +5,11 @@ import LinkdTestSupport
 import Synchronization
 import Testing
 
-/// Passwords given in order, recording the prompts and refusals each was asked with.
-final class ScriptedPasswords: PasswordSource {
-    private let remaining: Mutex<[String]>
-    let asked = Mutex<[(prompt: String, rejection: BackendError?)]>([])
-    private let whenAsked: @Sendable () -> Void
-
-    init(_ passwords: [String], whenAsked: @escaping @Sendable () -> Void = {}) {
-        remaining = Mutex(passwords)
-        self.whenAsked = whenAsked
-    }
-
-    func newPassword(prompt: String, rejection: BackendError?) async -> Secret? {
-        asked.withLock { $0.append((prompt, rejection)) }
-        whenAsked()
-        return remaining.withLock { $0.isEmpty ? nil : Secret($0.removeFirst()) }
-    }
-}
-
 /// The whole reset against the doubles: which requests go out in which order, which are retried, and how each
 /// refusal ends.
 @Suite struct ResetRunnerTests {
-    /// A GoTrue double whose one user, ada@example.com, has the password `old-password`.
-    private func doubleWithAda() throws -> GoTrueDouble {
-        let double = try GoTrueDouble()
-        double.addUser(email: "ada@example.com", password: "old-password")
-        return double
-    }
-
     private func supabase(_ double: GoTrueDouble) -> ResetBackend {
-        .supabase(GoTrueClient(url: double.baseURL, apiKey: GoTrueDouble.apiKey, transport: CurlTransport()))
+        .supabase(double.backend.client)
     }
 
     @Test func aRecoveryLinkChangesThePasswordAndSignsTheLinksSessionOut() async throws {

@@ -1,0 +1,70 @@
+package import LinkdFormats
+
+/// Atlas App Services' email/password provider as a reset backend: the link's token pair sets the password
+/// directly, with no session to establish or end.
+package struct AppServicesBackend: AuthBackend {
+    /// What an `appservices.reset` link gives: its `token` and `tokenId`.
+    package struct Material: Sendable {
+        /// The link's `token`.
+        package var token: Secret
+        /// The link's `tokenId`.
+        package var tokenID: Secret
+
+        /// The token pair of a reset link.
+        package init(token: Secret, tokenID: Secret) {
+            self.token = token
+            self.tokenID = tokenID
+        }
+    }
+
+    /// The client that sends the requests.
+    package let client: AppServicesClient
+
+    /// The backend that talks through `client`.
+    package init(client: AppServicesClient) {
+        self.client = client
+    }
+
+    /// `POST …/reset` with the password and the link's token pair.
+    ///
+    /// - Throws: `UserpassTokenInvalid` for a used or expired link, a refusal of the password, or why there was no
+    ///   answer.
+    package func setPassword(_ password: Secret, in session: Material) async throws(SessionError) {
+        try await client.resetPassword(password, token: session.token, tokenID: session.tokenID.revealed())
+    }
+
+    /// `POST …/reset/send`; the email leads to the app's configured reset URL, so `redirectTo` and the store go
+    /// unused.
+    ///
+    /// - Throws: the backend's refusal (`UserNotFound`), or why there was no answer.
+    package func requestReset(
+        email: String,
+        redirectTo: String,
+        verifierStore: PKCEStore,
+        app: String
+    ) async throws(ResetFailure) {
+        do throws(SessionError) {
+            try await client.sendResetEmail(to: email)
+        } catch {
+            throw ResetFailure(error)
+        }
+    }
+
+    // The steps App Services needs no request for.
+
+    /// Sends nothing: App Services checks the token when the password comes with it.
+    ///
+    /// - Returns: the token pair, and "your APP account", since App Services does not name the account.
+    package func establish(
+        _ material: Material,
+        appName: String,
+        retry: RequestRetry
+    ) async throws(SessionError) -> (session: Material, account: String) {
+        (material, "your \(appName) account")
+    }
+
+    /// Sends nothing: a reset leaves no session behind.
+    ///
+    /// - Returns: `false`.
+    package func signOut(_ session: Material) async -> Bool { false }
+}

@@ -1,0 +1,57 @@
+package import LinkdFormats
+
+/// An auth backend a password reset talks to, with the material its reset links give.
+///
+/// Each backend is one conforming type (``SupabaseBackend``, ``AppServicesBackend``). Because ``Material`` is the
+/// backend's own type, a reset can only ever pair a backend with a link of that backend: a Supabase link cannot
+/// reach an App Services client. ``PasswordReset`` runs the steps in order; the backend says how each is done.
+package protocol AuthBackend: Sendable {
+    /// What a reset link of this backend gives: tokens, a code and its stored verifier.
+    associatedtype Material: Sendable
+    /// What the reset holds between establishing and setting the password (a live session, or the link's token).
+    associatedtype Session: Sendable
+
+    /// Proves the link is live and finds whose password it is.
+    ///
+    /// - Parameters:
+    ///   - material: the link's tokens.
+    ///   - appName: the app, for backends that do not name the account.
+    ///   - retry: wraps each request sent here, so that a request that failed on the way is sent again.
+    /// - Returns: the session, and the account to name in the prompt (masked, or the app's account).
+    /// - Throws: the backend's refusal (an expired or used link), or why it gave no answer.
+    func establish(
+        _ material: Material,
+        appName: String,
+        retry: RequestRetry
+    ) async throws(SessionError) -> (session: Session, account: String)
+
+    /// Sends the new password, once; never retried, since the backend may have taken it.
+    ///
+    /// - Throws: the backend's refusal (a weak password, an expired link), or why it gave no answer.
+    func setPassword(_ password: Secret, in session: Session) async throws(SessionError)
+
+    /// Ends the link's session after the password was set; a failure does not undo the change.
+    ///
+    /// - Returns: whether a session was signed out (`false` when the backend keeps none, or the request failed).
+    func signOut(_ session: Session) async -> Bool
+
+    /// Asks the backend to email a reset link to `email`.
+    ///
+    /// A backend that proves its links with PKCE stores the verifier in `verifierStore` before the request goes out
+    /// (the email may arrive before the answer), and forgets it when the request fails.
+    ///
+    /// - Parameters:
+    ///   - email: the account's address.
+    ///   - redirectTo: the link the email should lead to (a backend whose emails lead to a link it is configured
+    ///     with ignores it).
+    ///   - verifierStore: where the PKCE verifier is kept for the link to find.
+    ///   - app: the app the verifier is kept for.
+    /// - Throws: why nothing was requested: the verifier could not be stored, or the backend refused or gave no
+    ///   answer.
+    func requestReset(
+        email: String,
+        redirectTo: String,
+        verifierStore: PKCEStore,
+        app: String
+    ) async throws(ResetFailure)
+}

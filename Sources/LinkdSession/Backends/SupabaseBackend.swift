@@ -1,0 +1,106 @@
+import Glibc
+package import LinkdFormats
+
+/// Supabase Auth (GoTrue) as a reset backend: the link becomes a session, the password is set for that session,
+/// and the session is signed out.
+package struct SupabaseBackend: AuthBackend {
+    /// What a Supabase reset link gives.
+    package enum Material: Sendable {
+        /// `supabase.recovery`: the session in the link's fragment.
+        case session(accessToken: Secret, refreshToken: Secret)
+        /// `supabase.otp` with `type=recovery`: a token hash for `POST /verify`.
+        case tokenHash(Secret, type: String)
+        /// `supabase.pkce` of a reset linkd requested: the link's code and the stored verifier.
+        case pkce(code: Secret, verifier: Secret)
+    }
+
+    /// The client that sends the requests.
+    package let client: GoTrueClient
+
+    /// The backend that talks through `client`.
+    package init(client: GoTrueClient) {
+        self.client = client
+    }
+
+    /// Turns the link into a live session: `GET /user` with the link's access token (refreshed first when its `exp`
+    /// has passed, or when GoTrue says `bad_jwt`), `POST /verify` for a token hash, `POST /token?grant_type=pkce`
+    /// for a code.
+    ///
+    /// - Returns: the session's access token, and the user's email, masked.
+    /// - Throws: the backend's refusal (an expired or used link), or why there was no answer.
+    package func establish(
+        _ material: Material,
+        appName: String,
+        retry: RequestRetry
+    ) async throws(SessionError) -> (session: Secret, account: String) {
+        let session: GoTrueSession
+        switch material {
+        case .session(let accessToken, let refreshToken):
+            if JWTClaims(accessToken)?.isExpired() != true {
+                do throws(SessionError) {
+                    let user = try await retry { () async throws(SessionError) in
+                        try await client.user(accessToken: accessToken)
+                    }
+                    return (accessToken, Self.mask(user.email))
+                } catch .backend(let error) where error.code == "bad_jwt" {
+                    // Expired by the backend's clock though not by ours: the refresh token may still serve.
+                }
+            }
+            session = try await retry { () async throws(SessionError) in try await client.refresh(refreshToken) }
+        case .tokenHash(let hash, let type):
+            session = try await retry { () async throws(SessionError) in
+                try await client.verify(tokenHash: hash, type: type)
+            }
+        case .pkce(let code, let verifier):
+            session = try await retry { () async throws(SessionError) in
+                try await client.exchange(code: code, verifier: verifier)
+            }
+        }
+        return (session.accessToken, Self.mask(session.user.email))
+    }
+
+    /// `PUT /user` with the password, for the session's access token.
+    ///
+    /// - Throws: a refusal of the password (`weak_password`, `same_password`), or why there was no answer.
+    package func setPassword(_ password: Secret, in session: Secret) async throws(SessionError) {
+        try await client.updatePassword(password, accessToken: session)
+    }
+
+    /// `POST /logout?scope=local`.
+    ///
+    /// - Returns: whether GoTrue confirmed it.
+    package func signOut(_ session: Secret) async -> Bool {
+        (try? await client.logout(accessToken: session)) != nil
+    }
+
+    /// Stores a new PKCE verifier for `app`, then sends `POST /recover?redirect_to=…` with its S256 challenge; the
+    /// verifier is forgotten again when the request fails. GoTrue answers the same whether or not the address has an
+    /// account.
+    ///
+    /// - Throws: ``ResetFailure/Kind/stateUnwritable`` when the verifier cannot be stored (nothing is sent), or the
+    ///   backend's refusal (a rate limit), or why there was no answer.
+    package func requestReset(
+        email: String,
+        redirectTo: String,
+        verifierStore: PKCEStore,
+        app: String
+    ) async throws(ResetFailure) {
+        let verifier = PKCE.makeVerifier()
+        let now = Int64(time(nil))
+        do {
+            try verifierStore.store(Secret(verifier), app: app, now: now)  // kept before the email can arrive
+        } catch {
+            throw ResetFailure(error)
+        }
+        do throws(SessionError) {
+            try await client.recover(email: email, redirectTo: redirectTo, challenge: PKCE.challenge(for: verifier))
+        } catch {
+            _ = verifierStore.take(app: app, now: now)
+            throw ResetFailure(error)
+        }
+    }
+
+    private static func mask(_ email: String) -> String {
+        email.isEmpty ? "this account" : JWTClaims.mask(email)
+    }
+}

@@ -1,0 +1,110 @@
+import LinkdFormats
+
+/// Runs one password reset against one backend: establishes the session the link stands for, asks for the new
+/// password, sets it, and signs the link's session out.
+///
+/// Requests before the password is sent are retried (``RequestRetry``); the request that carries the password
+/// never is. A password the backend refuses is asked again, with the refusal, at most five times in all. The
+/// backend work of the whole reset has a time limit; the time the person takes to type the password is not counted.
+package struct PasswordReset<Backend: AuthBackend>: Sendable {
+    /// How long the backend work of a whole reset may take in all.
+    package static var defaultBackendTimeLimit: Duration { .seconds(60) }
+    /// How many passwords one run sends at most (a terminal may try again after a refusal).
+    static var maximumPasswords: Int { 5 }
+
+    /// The backend the link belongs to.
+    package let backend: Backend
+    /// The link's material, of that backend's own kind.
+    package let material: Backend.Material
+    /// The app, for the prompt when the backend does not name the account (App Services).
+    package let appName: String
+    /// The backend time limit of the whole reset (``defaultBackendTimeLimit``).
+    package let backendTimeLimit: Duration
+    /// Called just before the request that carries the password goes out; `false` stops the reset (the daemon
+    /// records "sent" in its spool here, and must not send what it could not record).
+    package let beforeSending: @Sendable () async -> Bool
+
+    /// A reset of `material` against `backend`; nothing is sent until ``run(passwords:)``.
+    package init(
+        backend: Backend,
+        material: Backend.Material,
+        appName: String,
+        backendTimeLimit: Duration = Self.defaultBackendTimeLimit,
+        beforeSending: @escaping @Sendable () async -> Bool = { true }
+    ) {
+        self.backend = backend
+        self.material = material
+        self.appName = appName
+        self.backendTimeLimit = backendTimeLimit
+        self.beforeSending = beforeSending
+    }
+
+    /// Runs the reset, asking `passwords` for the new password once the link is known to be live.
+    ///
+    /// - Returns: the account whose password changed, or why it did not: the link expired or was used, the
+    ///   password was refused (after the last try), no password came, ``beforeSending`` said no, or the backend
+    ///   failed. A failure after the password went out says the password may have been set.
+    package func run(passwords: some PasswordSource) async -> Result<ResetSuccess, ResetFailure> {
+        var remaining = backendTimeLimit
+        let started = ContinuousClock.now
+        let established = await RequestDeadline.$current.withValue(started + remaining) { await establish() }
+        remaining -= ContinuousClock.now - started
+        let session: Backend.Session
+        let account: String
+        switch established {
+        case .success(let value): (session, account) = value
+        case .failure(let error): return .failure(ResetFailure(error))
+        }
+        let prompt = "New password for \(DisplayText.sanitize(account))"
+        var rejection: BackendError?
+        for attempt in 1...Self.maximumPasswords {
+            guard let password = await passwords.newPassword(prompt: prompt, rejection: rejection) else {
+                if let rejection { return .failure(ResetFailure(.backend(rejection))) }
+                return .failure(ResetFailure(kind: .cancelled, message: "no new password was given; nothing changed"))
+            }
+            guard await beforeSending() else {
+                return .failure(ResetFailure(kind: .temporary, message: "linkd cannot record the reset; nothing sent"))
+            }
+            let sending = ContinuousClock.now
+            let outcome = await RequestDeadline.$current.withValue(sending + remaining) {
+                await send(password, in: session)
+            }
+            remaining -= ContinuousClock.now - sending
+            switch outcome {
+            case .success(let signedOut):
+                return .success(ResetSuccess(account: account, signedOut: signedOut))
+            case .failure(.backend(let error)) where error.kind == .passwordRejected:
+                guard attempt < Self.maximumPasswords else { return .failure(ResetFailure(.backend(error))) }
+                rejection = error
+            case .failure(.backend(let error)):
+                return .failure(ResetFailure(.backend(error)))
+            case .failure(let error):
+                // No answer to the request that carried the password: it may have been set.
+                var failure = ResetFailure(error)
+                failure.message +=
+                    "; the new password may have been set: try signing in with it, or request a new email"
+                return .failure(failure)
+            }
+        }
+        preconditionFailure("every attempt returns or asks again")
+    }
+
+    private func establish() async -> Result<(Backend.Session, String), SessionError> {
+        do throws(SessionError) {
+            let established = try await backend.establish(material, appName: appName, retry: RequestRetry())
+            return .success((established.session, established.account))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Sends the password once, then signs the session out, which may fail without undoing the change.
+    private func send(_ password: Secret, in session: Backend.Session) async -> Result<Bool, SessionError> {
+        do throws(SessionError) {
+            try await backend.setPassword(password, in: session)
+        } catch {
+            return .failure(error)
+        }
+        return .success(await backend.signOut(session))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import LinkdFormats
+import LinkdSession
+import LinkdTestSupport
+import Synchronization
+import Testing
+
+/// The reset-email request against Supabase: the verifier is stored before `POST /recover` goes out, kept when it
+/// succeeds, and forgotten when it fails.
+@Suite struct SupabaseBackendTests {
+    @Test func aRequestKeepsTheVerifierOfTheChallengeItSentAndItsLinkResetsThePassword() async throws {
+        let double = try doubleWithAda()
+        try await withTemporaryStore { store in
+            try await double.backend.requestNotesReset(store: store)
+            let request = try #require(double.requests.first)
+            #expect(double.requests.count == 1 && request.method == "POST")
+            #expect(request.target == "/auth/v1/recover?redirect_to=com.example.notes%3A%2F%2Freset")
+            #expect(request.header("apikey") == GoTrueDouble.apiKey && request.header("Authorization") == nil)
+            #expect(request.header("Content-Type") == "application/json")
+            let verifier = try #require(store.take(app: "com.example.Notes", now: unixNow))
+            #expect(
+                request.jsonBody as? [String: String] == [
+                    "email": "ada@example.com", "code_challenge": PKCE.challenge(for: verifier.revealed()),
+                    "code_challenge_method": "s256",
+                ]
+            )
+            let code = try #require(double.pkceCode(for: "ada@example.com"))
+            let result = await PasswordReset(
+                backend: double.backend,
+                material: .pkce(code: Secret(code), verifier: verifier),
+                appName: "n"
+            ).run(passwords: ScriptedPasswords(["new password 3"]))
+            #expect(try result.get().account == "a***@example.com")
+            #expect(double.password(of: "ada@example.com") == "new password 3")
+        }
+    }
+
+    @Test func theVerifierIsStoredBeforeTheRequestAndForgottenWhenItFails() async throws {
+        try await withTemporaryStore { store in
+            let keptWhenSent = Mutex<[String]?>(nil)
+            let gateway = try TestHTTPServer { _ in
+                keptWhenSent.withLock { $0 = try? FileManager.default.contentsOfDirectory(atPath: store.directory) }
+                return .json(503, ["message": "upstream unavailable"])
+            }
+            let backend = SupabaseBackend(
+                client: GoTrueClient(url: gateway.baseURL, apiKey: "k", transport: CurlTransport())
+            )
+            let failure = await #expect(throws: ResetFailure.self) {
+                try await backend.requestNotesReset(store: store)
+            }
+            #expect(failure?.kind == .temporary && failure?.exitCode == 75)
+            #expect(keptWhenSent.withLock { $0?.count } == 1)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory).isEmpty)
+            #expect(gateway.requests.count == 1)  // a request for an email is not retried
+        }
+    }
+
+    @Test func aStoreThatCannotBeWrittenSendsNothing() async throws {
+        let double = try doubleWithAda()
+        let failure = await #expect(throws: ResetFailure.self) {
+            try await double.backend.requestNotesReset(store: PKCEStore(stateFolder: "/dev/null/linkd"))
+        }
+        #expect(failure?.kind == .stateUnwritable && failure?.exitCode == 69)
+        #expect(failure?.message == "cannot write /dev/null/linkd: Not a directory; nothing was requested")
+        #expect(double.requests.isEmpty)
+    }
+}
