@@ -1,0 +1,38 @@
+import LinkdDesktop
+
+/// `linkd unregister SCHEME...`.
+struct UnregisterCommand: Command {
+    static let name = "unregister"
+    static let abstract = "Stop linkd opening links of these schemes."
+    static let usage = "linkd unregister <scheme> ..."
+    static let help = """
+        OVERVIEW: \(abstract)
+
+        USAGE: \(usage)
+
+        Removes linkd's defaults for the schemes from mimeapps.list (every other entry stays), their MimeType
+        entries from linkd.desktop, and the desktop file itself when no scheme is left, so GIO no longer falls
+        back to linkd.
+
+        """
+
+    var schemes: [String]
+
+    init(parsing arguments: [[UInt8]]) throws(CLIError) {
+        let scanner = try ArgumentScanner(arguments, known: [], command: Self.name)
+        guard !scanner.positionals.isEmpty else { throw .missingArgument("<scheme>", command: Self.name) }
+        schemes = scanner.positionals.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func run(_ console: Console) async -> ExitCode {
+        do {
+            let changed = try Registrar().unregister(schemes)
+            let names = schemes.map { $0.lowercased() }.joined(separator: ", ")
+            console.write(changed ? "unregistered: \(names)\n" : "not registered: \(names)\n")
+            return .success
+        } catch {
+            console.writeError("Error: \(error)\n")
+            return .permission
+        }
+    }
+}
