@@ -8,6 +8,8 @@ protocol Command: Sendable {
     static var usage: String { get }
     /// The full `--help` text.
     static var help: String { get }
+    /// The options the subcommand takes; ``ArgumentScanner`` reads its arguments by this table.
+    static var options: [CommandOption] { get }
 
     /// Parses the arguments after the subcommand's name.
     ///
@@ -18,27 +20,11 @@ protocol Command: Sendable {
     func run(_ console: Console) async -> ExitCode
 }
 
-/// Splits a subcommand's arguments into flags it knows and positional values.
-struct ArgumentScanner {
-    var flags: Set<String> = []
-    var positionals: [[UInt8]] = []
-
-    /// Reads `arguments`, accepting the flags in `known`; `--` ends the options.
+extension Command {
+    /// Scans `arguments` by the subcommand's option table.
     ///
-    /// - Throws: ``CLIError/unknownOption(_:command:)`` for any other argument that starts with `-` (but `-` itself).
-    init(_ arguments: [[UInt8]], known: Set<String>, command: String) throws(CLIError) {
-        var optionsEnded = false
-        for argument in arguments {
-            let text = String(decoding: argument, as: UTF8.self)
-            if optionsEnded || text == "-" || !text.hasPrefix("-") {
-                positionals.append(argument)
-            } else if text == "--" {
-                optionsEnded = true
-            } else if known.contains(text) {
-                flags.insert(text)
-            } else {
-                throw .unknownOption(text, command: command)
-            }
-        }
+    /// - Throws: ``CLIError`` for an unknown option or a value option with no value.
+    static func scan(_ arguments: [[UInt8]]) throws(CLIError) -> ArgumentScanner {
+        try ArgumentScanner(arguments, options: options, command: name)
     }
 }

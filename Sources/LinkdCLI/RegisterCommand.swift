@@ -22,10 +22,12 @@ struct RegisterCommand: Command {
 
         """
 
+    static let options: [CommandOption] = []
+
     var schemes: [String]
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
-        let scanner = try ArgumentScanner(arguments, known: [], command: Self.name)
+        let scanner = try Self.scan(arguments)
         schemes = scanner.positionals.map { String(decoding: $0, as: UTF8.self) }
     }
 

@@ -30,24 +30,21 @@ struct ResetCommand: Command {
 
         """
 
+    static let options: [CommandOption] = [.value("--app"), .value("--email")]
+
     var app: String
     var email: String
 
+    /// Parses `request` and its options; the action comes first.
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
-        let words = arguments.map { String(decoding: $0, as: UTF8.self) }
-        guard let action = words.first else { throw .missingArgument("request", command: Self.name) }
-        guard action == "request" else { throw .badValue(action, option: "<action>", command: Self.name) }
-        var values: [String: String] = [:]
-        var index = 1
-        while index < words.count {
-            let option = words[index]
-            guard option == "--app" || option == "--email" else { throw .unknownOption(option, command: Self.name) }
-            guard index + 1 < words.count else { throw .missingValue(option, command: Self.name) }
-            values[option] = words[index + 1]
-            index += 2
+        guard let action = arguments.first.map({ String(decoding: $0, as: UTF8.self) }) else {
+            throw .missingArgument("request", command: Self.name)
         }
-        guard let app = values["--app"] else { throw .missingArgument("--app", command: Self.name) }
-        guard let email = values["--email"] else { throw .missingArgument("--email", command: Self.name) }
+        guard action == "request" else { throw .badValue(action, option: "<action>", command: Self.name) }
+        let scanner = try Self.scan(Array(arguments.dropFirst()))
+        try scanner.requireNoPositionals(command: Self.name)
+        guard let app = scanner.values["--app"] else { throw .missingArgument("--app", command: Self.name) }
+        guard let email = scanner.values["--email"] else { throw .missingArgument("--email", command: Self.name) }
         guard Self.isPlausibleEmail(email) else { throw .badValue(email, option: "--email", command: Self.name) }
         self.app = app
         self.email = email

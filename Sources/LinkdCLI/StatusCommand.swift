@@ -12,8 +12,10 @@ struct StatusCommand: Command {
 
         """
 
+    static let options: [CommandOption] = []
+
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
-        _ = try ArgumentScanner(arguments, known: [], command: Self.name)
+        _ = try Self.scan(arguments)
     }
 
     func run(_ console: Console) async -> ExitCode {

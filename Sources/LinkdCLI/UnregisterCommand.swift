@@ -16,10 +16,12 @@ struct UnregisterCommand: Command {
 
         """
 
+    static let options: [CommandOption] = []
+
     var schemes: [String]
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
-        let scanner = try ArgumentScanner(arguments, known: [], command: Self.name)
+        let scanner = try Self.scan(arguments)
         guard !scanner.positionals.isEmpty else { throw .missingArgument("<scheme>", command: Self.name) }
         schemes = scanner.positionals.map { String(decoding: $0, as: UTF8.self) }
     }
