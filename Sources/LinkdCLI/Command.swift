@@ -16,8 +16,13 @@ protocol Command: Sendable {
     /// - Throws: ``CLIError`` for an unknown option or a missing argument.
     init(parsing arguments: [[UInt8]]) throws(CLIError)
 
-    /// Runs the command and returns its exit code.
-    func run(_ console: Console) async -> ExitCode
+    /// Runs the command.
+    ///
+    /// A command that reports on several links one by one prints a line for each refused one itself and goes on.
+    ///
+    /// - Returns: the exit code of a run that went to its end: ``ExitCode/success``, or the worst code among its links.
+    /// - Throws: ``CommandFailure`` for a failure that ends the command; ``LinkdCLI`` prints it.
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode
 }
 
 extension Command {

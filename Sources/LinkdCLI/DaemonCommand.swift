@@ -37,7 +37,7 @@ struct DaemonCommand: Command {
         }
     }
 
-    func run(_ console: Console) async -> ExitCode {
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         if ProcessInfo.processInfo.environment["LINKD_AUTOSTART"] != nil {
             // Started by `linkd open`: leave its session, so its terminal's signals do not reach the daemon.
             unsetenv("LINKD_AUTOSTART")

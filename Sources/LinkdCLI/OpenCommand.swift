@@ -51,13 +51,12 @@ struct OpenCommand: Command {
         }
     }
 
-    func run(_ console: Console) async -> ExitCode {
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         let paths: DaemonPaths
         do {
             paths = try DaemonPaths.resolve()
         } catch {
-            console.writeError("Error: \(error)\n")
-            return .unavailable
+            throw .failed("\(error)", exitCode: .unavailable)
         }
         var client = DaemonClient(paths: paths)
         var prompt = PasswordPrompt(
@@ -80,8 +79,7 @@ struct OpenCommand: Command {
                         try client.connect()
                         connected = true
                     } catch {
-                        console.writeError("Error: \(error)\n")
-                        return max(worst, .unavailable)
+                        throw .failed("\(error)", exitCode: max(worst, .unavailable))
                     }
                 }
                 response = client.exchange(request) { question in

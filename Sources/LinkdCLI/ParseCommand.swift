@@ -34,7 +34,7 @@ struct ParseCommand: Command {
         json = scanner.flags.contains("--json")
     }
 
-    func run(_ console: Console) async -> ExitCode {
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         var worst = ExitCode.success
         for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
             let input = String(decoding: bytes, as: UTF8.self)

@@ -31,14 +31,13 @@ struct RegisterCommand: Command {
         schemes = scanner.positionals.map { String(decoding: $0, as: UTF8.self) }
     }
 
-    func run(_ console: Console) async -> ExitCode {
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         var schemes = self.schemes
         if schemes.isEmpty {
             schemes = Set(ConfigLoader.installed().load().apps.flatMap { $0.links.map(\.match.scheme) })
                 .filter { $0 != "https" && $0 != "http" }.sorted()
             guard !schemes.isEmpty else {
-                console.writeError("Error: no app in apps.d claims a custom scheme; name the schemes to register\n")
-                return .usage
+                throw .failed("no app in apps.d claims a custom scheme; name the schemes to register", exitCode: .usage)
             }
         }
         do {
@@ -47,8 +46,7 @@ struct RegisterCommand: Command {
             console.write(changed ? "registered: \(names)\n" : "already registered: \(names)\n")
             return .success
         } catch {
-            console.writeError("Error: \(error)\n")
-            return .invalid
+            throw .failed("\(error)", exitCode: .invalid)
         }
     }
 }

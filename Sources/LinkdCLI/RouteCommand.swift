@@ -46,7 +46,7 @@ struct RouteCommand: Command {
         configDirectory = scanner.values["--config"]
     }
 
-    func run(_ console: Console) async -> ExitCode {
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         let loader =
             configDirectory.map { ConfigLoader(directories: [URL(fileURLWithPath: $0)]) } ?? ConfigLoader.installed()
         let loaded = loader.load()

@@ -18,7 +18,7 @@ struct StatusCommand: Command {
         _ = try Self.scan(arguments)
     }
 
-    func run(_ console: Console) async -> ExitCode {
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         for line in DesktopStatus.report() { console.write(line + "\n") }
         return .success
     }

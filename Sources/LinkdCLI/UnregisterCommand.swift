@@ -26,15 +26,14 @@ struct UnregisterCommand: Command {
         schemes = scanner.positionals.map { String(decoding: $0, as: UTF8.self) }
     }
 
-    func run(_ console: Console) async -> ExitCode {
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         do {
             let changed = try Registrar().unregister(schemes)
             let names = schemes.map { $0.lowercased() }.joined(separator: ", ")
             console.write(changed ? "unregistered: \(names)\n" : "not registered: \(names)\n")
             return .success
         } catch {
-            console.writeError("Error: \(error)\n")
-            return .permission
+            throw .failed("\(error)", exitCode: .permission)
         }
     }
 }
