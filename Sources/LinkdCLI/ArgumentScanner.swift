@@ -1,3 +1,5 @@
+import LinkdDesktop
+
 /// Splits a command's arguments, by its option table, into flags, option values and positional arguments.
 struct ArgumentScanner {
     /// The flags given, such as `--json`.
@@ -56,6 +58,21 @@ struct ArgumentScanner {
     func requireNoPositionals(command: String) throws(CLIError) {
         guard let first = positionals.first else { return }
         throw .unknownOption(String(decoding: first, as: UTF8.self), command: command)
+    }
+
+    /// The positional arguments of a command that takes URL schemes, as given, each one linkd may register.
+    ///
+    /// - Throws: ``CLIError/refusedScheme(_:command:)`` for the first that ``Registrar/validate(_:)`` refuses.
+    func schemes(command: String) throws(CLIError) -> [String] {
+        let schemes = positionals.map { String(decoding: $0, as: UTF8.self) }
+        for scheme in schemes {
+            do throws(Registrar.Problem) {
+                _ = try Registrar.validate(scheme)
+            } catch {
+                throw .refusedScheme(error, command: command)
+            }
+        }
+        return schemes
     }
 
     /// The positional arguments of a command that takes links: at least one, and `-` at most once.

@@ -28,7 +28,7 @@ struct RegisterCommand: Command {
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
         let scanner = try Self.scan(arguments)
-        schemes = scanner.positionals.map { String(decoding: $0, as: UTF8.self) }
+        schemes = try scanner.schemes(command: Self.name)
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {

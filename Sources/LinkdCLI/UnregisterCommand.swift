@@ -23,7 +23,7 @@ struct UnregisterCommand: Command {
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
         let scanner = try Self.scan(arguments)
         guard !scanner.positionals.isEmpty else { throw .missingArgument("<scheme>", command: Self.name) }
-        schemes = scanner.positionals.map { String(decoding: $0, as: UTF8.self) }
+        schemes = try scanner.schemes(command: Self.name)
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
