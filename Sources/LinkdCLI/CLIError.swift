@@ -1,3 +1,5 @@
+package import LinkdDesktop
+
 /// The error type of the command line: what went wrong with the invocation itself.
 package enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An option the command does not know.
@@ -14,12 +16,15 @@ package enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
     case badValue(String, option: String, command: String)
     /// Two arguments that cannot be given together.
     case conflict(String, String, command: String)
+    /// A URL scheme linkd never registers: not a scheme, or one that belongs to browsers and mail clients.
+    case refusedScheme(Registrar.Problem, command: String)
 
     /// The command whose usage line goes with the error (`nil` for the top level).
     package var command: String? {
         switch self {
         case .unknownOption(_, let command), .missingArgument(_, let command), .stdinTwice(let command),
-            .missingValue(_, let command), .badValue(_, _, let command), .conflict(_, _, let command):
+            .missingValue(_, let command), .badValue(_, _, let command), .conflict(_, _, let command),
+            .refusedScheme(_, let command):
             command
         case .unknownCommand: nil
         }
@@ -34,6 +39,7 @@ package enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingValue(let option, _): "missing value for '\(option)'"
         case .badValue(let value, let option, _): "'\(value)' is not a valid value for '\(option)'"
         case .conflict(let first, let second, _): "'\(first)' cannot be used with '\(second)'"
+        case .refusedScheme(let problem, _): problem.description
         }
     }
 }

@@ -8,37 +8,28 @@ protocol Command: Sendable {
     static var usage: String { get }
     /// The full `--help` text.
     static var help: String { get }
+    /// The options the subcommand takes; ``ArgumentScanner`` reads its arguments by this table.
+    static var options: [CommandOption] { get }
 
     /// Parses the arguments after the subcommand's name.
     ///
     /// - Throws: ``CLIError`` for an unknown option or a missing argument.
     init(parsing arguments: [[UInt8]]) throws(CLIError)
 
-    /// Runs the command and returns its exit code.
-    func run(_ console: Console) async -> ExitCode
+    /// Runs the command.
+    ///
+    /// A command that reports on several links one by one prints a line for each refused one itself and goes on.
+    ///
+    /// - Returns: the exit code of a run that went to its end: ``ExitCode/success``, or the worst code among its links.
+    /// - Throws: ``CommandFailure`` for a failure that ends the command; ``LinkdCLI`` prints it.
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode
 }
 
-/// Splits a subcommand's arguments into flags it knows and positional values.
-struct ArgumentScanner {
-    var flags: Set<String> = []
-    var positionals: [[UInt8]] = []
-
-    /// Reads `arguments`, accepting the flags in `known`; `--` ends the options.
+extension Command {
+    /// Scans `arguments` by the subcommand's option table.
     ///
-    /// - Throws: ``CLIError/unknownOption(_:command:)`` for any other argument that starts with `-` (but `-` itself).
-    init(_ arguments: [[UInt8]], known: Set<String>, command: String) throws(CLIError) {
-        var optionsEnded = false
-        for argument in arguments {
-            let text = String(decoding: argument, as: UTF8.self)
-            if optionsEnded || text == "-" || !text.hasPrefix("-") {
-                positionals.append(argument)
-            } else if text == "--" {
-                optionsEnded = true
-            } else if known.contains(text) {
-                flags.insert(text)
-            } else {
-                throw .unknownOption(text, command: command)
-            }
-        }
+    /// - Throws: ``CLIError`` for an unknown option or a value option with no value.
+    static func scan(_ arguments: [[UInt8]]) throws(CLIError) -> ArgumentScanner {
+        try ArgumentScanner(arguments, options: options, command: name)
     }
 }

@@ -21,37 +21,29 @@ struct DaemonCommand: Command {
 
         """
 
-    var options = Daemon.Options()
+    static let options: [CommandOption] = [.value("--socket"), .value("--idle-exit")]
+
+    var daemonOptions = Daemon.Options()
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
-        var index = 0
-        let words = arguments.map { String(decoding: $0, as: UTF8.self) }
-        while index < words.count {
-            switch words[index] {
-            case "--socket", "--idle-exit":
-                guard index + 1 < words.count else { throw .missingValue(words[index], command: Self.name) }
-                if words[index] == "--socket" {
-                    options.socket = words[index + 1]
-                } else {
-                    guard let seconds = Int(words[index + 1]), seconds > 0 else {
-                        throw .badValue(words[index + 1], option: "--idle-exit", command: Self.name)
-                    }
-                    options.idleExit = .seconds(seconds)
-                }
-                index += 2
-            default:
-                throw .unknownOption(words[index], command: Self.name)
+        let scanner = try Self.scan(arguments)
+        try scanner.requireNoPositionals(command: Self.name)
+        daemonOptions.socket = scanner.values["--socket"]
+        if let text = scanner.values["--idle-exit"] {
+            guard let seconds = Int(text), seconds > 0 else {
+                throw .badValue(text, option: "--idle-exit", command: Self.name)
             }
+            daemonOptions.idleExit = .seconds(seconds)
         }
     }
 
-    func run(_ console: Console) async -> ExitCode {
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         if ProcessInfo.processInfo.environment["LINKD_AUTOSTART"] != nil {
             // Started by `linkd open`: leave its session, so its terminal's signals do not reach the daemon.
             unsetenv("LINKD_AUTOSTART")
             _ = setsid()
         }
-        let status = await Daemon(options: options).run()
+        let status = await Daemon(options: daemonOptions).run()
         return status == 0 ? .success : .unavailable
     }
 }

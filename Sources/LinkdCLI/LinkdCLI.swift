@@ -50,8 +50,18 @@ package enum LinkdCLI {
 
     /// Runs `linkd` with `arguments` (the words after the program name, as raw bytes).
     ///
-    /// - Returns: the exit code; usage errors print the usage line and return 64.
+    /// - Returns: the exit code; a usage error prints the usage line and returns 64.
     package static func run(_ arguments: [[UInt8]], console: Console) async -> ExitCode {
+        do throws(CommandFailure) {
+            return try await dispatch(arguments, console: console)
+        } catch {
+            render(error, console: console)
+            return error.exitCode
+        }
+    }
+
+    /// Answers help and version, or parses and runs the subcommand.
+    private static func dispatch(_ arguments: [[UInt8]], console: Console) async throws(CommandFailure) -> ExitCode {
         let words = arguments.map { String(decoding: $0, as: UTF8.self) }
         guard let first = words.first else {
             console.writeError(help)
@@ -72,32 +82,34 @@ package enum LinkdCLI {
             break
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            return usageError(.unknownCommand(first), console: console)
+            throw .usage(.unknownCommand(first))
         }
-        let rest = Array(arguments.dropFirst())
         if words.dropFirst().contains(where: { $0 == "-h" || $0 == "--help" }) {
             console.write(command.help)
             return .success
         }
         let parsed: any Command
-        do {
-            parsed = try command.init(parsing: rest)
+        do throws(CLIError) {
+            parsed = try command.init(parsing: Array(arguments.dropFirst()))
         } catch {
-            return usageError(error, console: console)
+            throw .usage(error)
         }
-        return await parsed.run(console)
+        return try await parsed.run(console)
     }
 
-    private static func usageError(_ error: CLIError, console: Console) -> ExitCode {
-        let command = error.command.flatMap { name in commands.first { $0.name == name } }
-        var text = "Error: \(error)\n"
-        if let command {
-            text += "Usage: \(command.usage)\n  See 'linkd \(command.name) --help' for more information.\n"
-        } else {
-            text += "Usage: linkd <subcommand>\n  See 'linkd --help' for more information.\n"
+    /// Prints `failure` on standard error: the one place errors are rendered.
+    ///
+    /// A usage error is followed by the usage line of its command (of `linkd` itself when it names none).
+    private static func render(_ failure: CommandFailure, console: Console) {
+        var text = "Error: \(failure)\n"
+        if case .usage(let error) = failure {
+            if let command = error.command.flatMap({ name in commands.first { $0.name == name } }) {
+                text += "Usage: \(command.usage)\n  See 'linkd \(command.name) --help' for more information.\n"
+            } else {
+                text += "Usage: linkd <subcommand>\n  See 'linkd --help' for more information.\n"
+            }
         }
         console.writeError(text)
-        return .usage
     }
 }
 

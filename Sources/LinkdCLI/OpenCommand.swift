@@ -35,31 +35,28 @@ struct OpenCommand: Command {
 
         """
 
+    static let options: [CommandOption] = [.flag("--json"), .flag("--password-stdin")]
+
     var json: Bool
     var passwordFromStdin: Bool
     var urls: [[UInt8]]
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
-        let scanner = try ArgumentScanner(arguments, known: ["--json", "--password-stdin"], command: Self.name)
-        guard !scanner.positionals.isEmpty else { throw .missingArgument("<url>", command: Self.name) }
-        guard scanner.positionals.filter({ $0 == Array("-".utf8) }).count <= 1 else {
-            throw .stdinTwice(command: Self.name)
-        }
+        let scanner = try Self.scan(arguments)
+        urls = try scanner.links(command: Self.name)
         json = scanner.flags.contains("--json")
         passwordFromStdin = scanner.flags.contains("--password-stdin")
-        if passwordFromStdin && scanner.positionals.contains(Array("-".utf8)) {
+        if passwordFromStdin && urls.contains(Array("-".utf8)) {
             throw .conflict("--password-stdin", "-", command: Self.name)
         }
-        urls = scanner.positionals
     }
 
-    func run(_ console: Console) async -> ExitCode {
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         let paths: DaemonPaths
         do {
             paths = try DaemonPaths.resolve()
         } catch {
-            console.writeError("Error: \(error)\n")
-            return .unavailable
+            throw .failed("\(error)", exitCode: .unavailable)
         }
         var client = DaemonClient(paths: paths)
         var prompt = PasswordPrompt(
@@ -82,8 +79,7 @@ struct OpenCommand: Command {
                         try client.connect()
                         connected = true
                     } catch {
-                        console.writeError("Error: \(error)\n")
-                        return max(worst, .unavailable)
+                        throw .failed("\(error)", exitCode: max(worst, .unavailable))
                     }
                 }
                 response = client.exchange(request) { question in

@@ -23,20 +23,18 @@ struct ParseCommand: Command {
 
         """
 
+    static let options: [CommandOption] = [.flag("--json")]
+
     var json: Bool
     var urls: [[UInt8]]
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
-        let scanner = try ArgumentScanner(arguments, known: ["--json"], command: Self.name)
-        guard !scanner.positionals.isEmpty else { throw .missingArgument("<url>", command: Self.name) }
-        guard scanner.positionals.filter({ $0 == Array("-".utf8) }).count <= 1 else {
-            throw .stdinTwice(command: Self.name)
-        }
+        let scanner = try Self.scan(arguments)
+        urls = try scanner.links(command: Self.name)
         json = scanner.flags.contains("--json")
-        urls = scanner.positionals
     }
 
-    func run(_ console: Console) async -> ExitCode {
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         var worst = ExitCode.success
         for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
             let input = String(decoding: bytes, as: UTF8.self)

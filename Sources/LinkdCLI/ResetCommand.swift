@@ -30,24 +30,21 @@ struct ResetCommand: Command {
 
         """
 
+    static let options: [CommandOption] = [.value("--app"), .value("--email")]
+
     var app: String
     var email: String
 
+    /// Parses `request` and its options; the action comes first.
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
-        let words = arguments.map { String(decoding: $0, as: UTF8.self) }
-        guard let action = words.first else { throw .missingArgument("request", command: Self.name) }
-        guard action == "request" else { throw .badValue(action, option: "<action>", command: Self.name) }
-        var values: [String: String] = [:]
-        var index = 1
-        while index < words.count {
-            let option = words[index]
-            guard option == "--app" || option == "--email" else { throw .unknownOption(option, command: Self.name) }
-            guard index + 1 < words.count else { throw .missingValue(option, command: Self.name) }
-            values[option] = words[index + 1]
-            index += 2
+        guard let action = arguments.first.map({ String(decoding: $0, as: UTF8.self) }) else {
+            throw .missingArgument("request", command: Self.name)
         }
-        guard let app = values["--app"] else { throw .missingArgument("--app", command: Self.name) }
-        guard let email = values["--email"] else { throw .missingArgument("--email", command: Self.name) }
+        guard action == "request" else { throw .badValue(action, option: "<action>", command: Self.name) }
+        let scanner = try Self.scan(Array(arguments.dropFirst()))
+        try scanner.requireNoPositionals(command: Self.name)
+        guard let app = scanner.values["--app"] else { throw .missingArgument("--app", command: Self.name) }
+        guard let email = scanner.values["--email"] else { throw .missingArgument("--email", command: Self.name) }
         guard Self.isPlausibleEmail(email) else { throw .badValue(email, option: "--email", command: Self.name) }
         self.app = app
         self.email = email
@@ -60,61 +57,61 @@ struct ResetCommand: Command {
             && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !$0.properties.isWhitespace }
     }
 
-    func run(_ console: Console) async -> ExitCode {
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         let loaded = ConfigLoader.installed().load()
         guard let config = loaded.apps.first(where: { $0.app == app }) else {
             let known = loaded.apps.map(\.app).joined(separator: ", ")
-            console.writeError(
-                "Error: no app '\(DisplayText.sanitize(app))' in apps.d (apps: \(known.isEmpty ? "none" : known))\n"
+            throw .failed(
+                "no app '\(DisplayText.sanitize(app))' in apps.d (apps: \(known.isEmpty ? "none" : known))",
+                exitCode: .usage
             )
-            return .usage
         }
         let resetLinks = config.links.filter { $0.action == .reset }
         guard let backend = resetLinks.first?.backend ?? config.backend else {
-            console.writeError("Error: \(app) has no backend to reset a password with\n")
-            return .usage
+            throw .failed("\(app) has no backend to reset a password with", exitCode: .usage)
         }
         let masked = JWTClaims.mask(email)
-        do throws(SessionError) {
-            switch backend.makeClient() {
-            case .supabase(let client):
-                guard let link = resetLinks.first(where: { $0.format == .supabase }) else {
-                    console.writeError("Error: \(app) claims no Supabase reset link to send the email to\n")
-                    return .usage
-                }
-                guard let store = PKCEStore.standard(environment: ProcessInfo.processInfo.environment) else {
-                    console.writeError("Error: neither XDG_STATE_HOME nor HOME is set\n")
-                    return .unavailable
-                }
-                let verifier = PKCE.makeVerifier()
-                let now = Int64(Date().timeIntervalSince1970)
-                do {
-                    try store.store(Secret(verifier), app: app, now: now)  // kept before the email can arrive
-                } catch {
-                    console.writeError("Error: \(error)\n")
-                    return .unavailable
-                }
-                do throws(SessionError) {
-                    try await client.recover(
-                        email: email,
-                        redirectTo: link.match.description,
-                        challenge: PKCE.challenge(for: verifier)
-                    )
-                } catch {
-                    _ = store.take(app: app, now: now)
-                    throw error
-                }
-            case .appServices(let client):
-                try await client.sendResetEmail(to: email)
+        switch backend.makeClient() {
+        case .supabase(let client):
+            guard let link = resetLinks.first(where: { $0.format == .supabase }) else {
+                throw .failed("\(app) claims no Supabase reset link to send the email to", exitCode: .usage)
             }
-        } catch {
-            let failure = ResetFailure(error)
-            console.writeError("Error: \(failure.message)\n")
-            return ExitCode(rawValue: failure.exitCode) ?? .unavailable
+            guard let store = PKCEStore.standard(environment: ProcessInfo.processInfo.environment) else {
+                throw .failed("neither XDG_STATE_HOME nor HOME is set", exitCode: .unavailable)
+            }
+            let verifier = PKCE.makeVerifier()
+            let now = Int64(Date().timeIntervalSince1970)
+            do {
+                try store.store(Secret(verifier), app: app, now: now)  // kept before the email can arrive
+            } catch {
+                throw .failed("\(error)", exitCode: .unavailable)
+            }
+            do throws(SessionError) {
+                try await client.recover(
+                    email: email,
+                    redirectTo: link.match.description,
+                    challenge: PKCE.challenge(for: verifier)
+                )
+            } catch {
+                _ = store.take(app: app, now: now)
+                throw Self.failure(error)
+            }
+        case .appServices(let client):
+            do throws(SessionError) {
+                try await client.sendResetEmail(to: email)
+            } catch {
+                throw Self.failure(error)
+            }
         }
         console.write(
             "requested: if \(masked) has an account with \(app), a reset email is on its way; open its link here.\n"
         )
         return .success
+    }
+
+    /// The backend's refusal or silence, with the exit code ``ResetFailure`` gives it.
+    private static func failure(_ error: SessionError) -> CommandFailure {
+        let failure = ResetFailure(error)
+        return .failed(failure.message, exitCode: ExitCode(rawValue: failure.exitCode) ?? .unavailable)
     }
 }

@@ -31,41 +31,22 @@ struct RouteCommand: Command {
 
         """
 
+    static let options: [CommandOption] = [.flag("--json"), .flag("--reveal"), .value("--config")]
+
     var json: Bool
     var reveal: Bool
     var configDirectory: String?
     var urls: [[UInt8]]
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
-        var rest: [[UInt8]] = []
-        var configDirectory: String?
-        var index = 0
-        while index < arguments.count {
-            let word = String(decoding: arguments[index], as: UTF8.self)
-            if word == "--config" {
-                guard index + 1 < arguments.count else { throw .missingValue("--config", command: Self.name) }
-                configDirectory = String(decoding: arguments[index + 1], as: UTF8.self)
-                index += 2
-            } else if word.hasPrefix("--config=") {
-                configDirectory = String(word.dropFirst("--config=".count))
-                index += 1
-            } else {
-                rest.append(arguments[index])
-                index += 1
-            }
-        }
-        let scanner = try ArgumentScanner(rest, known: ["--json", "--reveal"], command: Self.name)
-        guard !scanner.positionals.isEmpty else { throw .missingArgument("<url>", command: Self.name) }
-        guard scanner.positionals.filter({ $0 == Array("-".utf8) }).count <= 1 else {
-            throw .stdinTwice(command: Self.name)
-        }
+        let scanner = try Self.scan(arguments)
+        urls = try scanner.links(command: Self.name)
         json = scanner.flags.contains("--json")
         reveal = scanner.flags.contains("--reveal")
-        self.configDirectory = configDirectory
-        urls = scanner.positionals
+        configDirectory = scanner.values["--config"]
     }
 
-    func run(_ console: Console) async -> ExitCode {
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         let loader =
             configDirectory.map { ConfigLoader(directories: [URL(fileURLWithPath: $0)]) } ?? ConfigLoader.installed()
         let loaded = loader.load()

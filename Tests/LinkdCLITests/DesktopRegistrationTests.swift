@@ -80,19 +80,41 @@ import Testing
         #expect(file(world, "data/applications/linkd.desktop") == entry)
     }
 
-    @Test(arguments: [
-        ("https", "Error: linkd never registers for 'https': it would take every such link from the browser\n"),
-        ("http", "Error: linkd never registers for 'http': it would take every such link from the browser\n"),
-        ("mailto", "Error: linkd never registers for 'mailto': it is never a link\n"),
-        ("file", "Error: linkd never registers for 'file': it is never a link\n"),
-        ("1app", "Error: '1app' is not a valid URL scheme (a letter, then letters, digits, '+', '-' or '.')\n"),
-        ("my app", "Error: 'my app' is not a valid URL scheme (a letter, then letters, digits, '+', '-' or '.')\n"),
-    ])
+    static let refusals = [
+        ("https", "linkd never registers for 'https': it would take every such link from the browser"),
+        ("http", "linkd never registers for 'http': it would take every such link from the browser"),
+        ("mailto", "linkd never registers for 'mailto': it is never a link"),
+        ("file", "linkd never registers for 'file': it is never a link"),
+        ("1app", "'1app' is not a valid URL scheme (a letter, then letters, digits, '+', '-' or '.')"),
+        ("my app", "'my app' is not a valid URL scheme (a letter, then letters, digits, '+', '-' or '.')"),
+    ]
+
+    /// A refused scheme is a usage error: the message, then the command's usage line, exit 64.
+    private func refusal(_ message: String, _ command: String, usage: String) -> LinkdProcess.Output {
+        .init(
+            stdout: "",
+            stderr: "Error: \(message)\nUsage: linkd \(command) \(usage)\n"
+                + "  See 'linkd \(command) --help' for more information.\n",
+            status: 64
+        )
+    }
+
+    @Test(arguments: refusals)
     func refusesSchemesItMustNeverOwn(_ scheme: String, _ message: String) throws {
         let world = try DaemonHarness()
         let output = try LinkdProcess.run(["register", "myapp", scheme], environment: desktop(world))
-        #expect(output == .init(stdout: "", stderr: message, status: 65))
+        #expect(output == refusal(message, "register", usage: "[<scheme> ...]"))
         #expect(file(world, "data/applications/linkd.desktop") == nil)  // all or nothing
+    }
+
+    @Test(arguments: refusals)
+    func unregisterRefusesTheSameSchemes(_ scheme: String, _ message: String) throws {
+        let world = try DaemonHarness()
+        let environment = desktop(world)
+        #expect(try LinkdProcess.run(["register", "myapp"], environment: environment).status == 0)
+        let output = try LinkdProcess.run(["unregister", "myapp", scheme], environment: environment)
+        #expect(output == refusal(message, "unregister", usage: "<scheme> ..."))
+        #expect(file(world, "data/applications/linkd.desktop") != nil)  // all or nothing
     }
 
     @Test func registersTheCustomSchemesOfAppsDByDefault() throws {
