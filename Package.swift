@@ -117,6 +117,11 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
+            name: "LinkdDaemonTests",
+            dependencies: ["LinkdDaemon", "LinkdFormats", "LinkdRouting", "LinkdSession"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
             name: "LinkdDesktopTests",
             dependencies: ["LinkdDesktop"],
             swiftSettings: upcomingFeatures

@@ -71,47 +71,29 @@ struct ResetCommand: Command {
             throw .failed("\(app) has no backend to reset a password with", exitCode: .usage)
         }
         let masked = JWTClaims.mask(email)
-        switch backend.makeClient() {
-        case .supabase(let client):
-            guard let link = resetLinks.first(where: { $0.format == .supabase }) else {
-                throw .failed("\(app) claims no Supabase reset link to send the email to", exitCode: .usage)
-            }
-            guard let store = PKCEStore.standard(environment: ProcessInfo.processInfo.environment) else {
-                throw .failed("neither XDG_STATE_HOME nor HOME is set", exitCode: .unavailable)
-            }
-            let verifier = PKCE.makeVerifier()
-            let now = Int64(Date().timeIntervalSince1970)
-            do {
-                try store.store(Secret(verifier), app: app, now: now)  // kept before the email can arrive
-            } catch {
-                throw .failed("\(error)", exitCode: .unavailable)
-            }
-            do throws(SessionError) {
-                try await client.recover(
+        let store = PKCEStore(stateFolder: XDGDirectories().linkdState)
+        let supabaseLink = resetLinks.first { $0.format == .supabase }
+        if case .supabase = backend.kind, supabaseLink == nil {
+            throw .failed("\(app) claims no Supabase reset link to send the email to", exitCode: .usage)
+        }
+        do throws(ResetFailure) {
+            switch backend.makeBackend() {
+            case .supabase(let backend):
+                try await backend.requestReset(
                     email: email,
-                    redirectTo: link.match.description,
-                    challenge: PKCE.challenge(for: verifier)
+                    redirectTo: supabaseLink?.match.description ?? "",
+                    verifierStore: store,
+                    app: app
                 )
-            } catch {
-                _ = store.take(app: app, now: now)
-                throw Self.failure(error)
+            case .appServices(let backend):
+                try await backend.requestReset(email: email, redirectTo: "", verifierStore: store, app: app)
             }
-        case .appServices(let client):
-            do throws(SessionError) {
-                try await client.sendResetEmail(to: email)
-            } catch {
-                throw Self.failure(error)
-            }
+        } catch {
+            throw .failed(error.message, exitCode: ExitCode(rawValue: error.exitCode) ?? .unavailable)
         }
         console.write(
             "requested: if \(masked) has an account with \(app), a reset email is on its way; open its link here.\n"
         )
         return .success
-    }
-
-    /// The backend's refusal or silence, with the exit code ``ResetFailure`` gives it.
-    private static func failure(_ error: SessionError) -> CommandFailure {
-        let failure = ResetFailure(error)
-        return .failed(failure.message, exitCode: ExitCode(rawValue: failure.exitCode) ?? .unavailable)
     }
 }

@@ -54,7 +54,7 @@ package struct Daemon: Sendable {
                 activity: activity,
                 supervisor: supervisor,
                 forwardTTL: options.forwardTTL,
-                pkceStore: PKCEStore(directory: XDGDirectories().linkdState + "/pkce")
+                pkceStore: PKCEStore(stateFolder: XDGDirectories().linkdState)
             )
         } catch {
             log.error("cannot open the spool: \(error)")

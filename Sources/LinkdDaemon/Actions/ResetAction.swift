@@ -46,16 +46,31 @@ struct ResetAction: Action {
         client: ClientConnection,
         service: LinkService
     ) async -> WireProtocol.Response {
-        let material: ResetMaterial
-        switch resetMaterial(link.route, app: link.appName) {
-        case .success(let value): material = value
-        case .failure(let failure):
-            service.log.warning(
-                "refused a link at \(link.appName)'s reset: \(failure.message)",
-                [("LINKD_ROUTE", link.route.id)]
-            )
-            return .failed(failure)
+        switch backend.makeBackend() {
+        case .supabase(let backend):
+            switch supabaseMaterial(link.route, app: link.appName) {
+            case .success(let material):
+                return await run(backend, material, link, client, service)
+            case .failure(let failure):
+                return refuse(failure, link, service)
+            }
+        case .appServices(let backend):
+            guard case .appServicesReset(let token) = link.route.auth else {
+                return refuse(Self.notAReset(link.route), link, service)
+            }
+            let material = AppServicesBackend.Material(token: token.token, tokenID: token.tokenID)
+            return await run(backend, material, link, client, service)
         }
+    }
+
+    /// Runs the reset of a link whose material `backend` takes.
+    private func run<Backend: AuthBackend>(
+        _ backend: Backend,
+        _ material: Backend.Material,
+        _ link: ClaimedLink,
+        _ client: ClientConnection,
+        _ service: LinkService
+    ) async -> WireProtocol.Response {
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
             entry = try service.record(link.url, kind: .reset(sent: false))
@@ -63,16 +78,30 @@ struct ResetAction: Action {
             return .failed(error)
         }
         service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
-        let runner = ResetRunner(
-            backend: backend.makeClient(),
+        let reset = PasswordReset(
+            backend: backend,
             material: material,
             appName: link.appName,
             beforeSending: { Self.markSent(entry, service: service) }
         )
-        let result = await runner.run(passwords: ConnectionPasswords(connection: client))
+        let result = await reset.run(passwords: ConnectionPasswords(connection: client))
         let response = await report(result, entry: entry, link: link, client: client, service: service)
         service.spool.remove(entry.id)
         return response
+    }
+
+    private func refuse(
+        _ failure: WireProtocol.Failure,
+        _ link: ClaimedLink,
+        _ service: LinkService
+    )
+        -> WireProtocol.Response
+    {
+        service.log.warning(
+            "refused a link at \(link.appName)'s reset: \(failure.message)",
+            [("LINKD_ROUTE", link.route.id)]
+        )
+        return .failed(failure)
     }
 
     /// A reset left in the spool by a daemon that stopped is not run again: the person is told to click the link
@@ -92,13 +121,16 @@ struct ResetAction: Action {
         await Self.notify(summary: "Password reset interrupted", body: body, log: service.log)
     }
 
-    /// What the session layer needs from a routed link; any route that is not a reset is refused.
-    private func resetMaterial(_ route: RoutedLink, app: String) -> Result<ResetMaterial, WireProtocol.Failure> {
+    /// What a Supabase reset needs from a routed link; any route that is not a Supabase reset is refused.
+    private func supabaseMaterial(
+        _ route: RoutedLink,
+        app: String
+    ) -> Result<SupabaseBackend.Material, WireProtocol.Failure> {
         switch route.auth {
         case .supabaseRecovery(let session):
-            return .success(.supabaseSession(accessToken: session.accessToken, refreshToken: session.refreshToken))
+            return .success(.session(accessToken: session.accessToken, refreshToken: session.refreshToken))
         case .supabaseOTP(let otp) where otp.type == "recovery":
-            return .success(.supabaseTokenHash(otp.tokenHash, type: otp.type))
+            return .success(.tokenHash(otp.tokenHash, type: otp.type))
         case .supabasePKCE(let pkce):
             guard let verifier = pkceStore?.take(app: app, now: Int64(Date().timeIntervalSince1970)) else {
                 return .failure(
@@ -111,20 +143,21 @@ struct ResetAction: Action {
                     )
                 )
             }
-            return .success(.supabasePKCE(code: pkce.code, verifier: verifier))
-        case .appServicesReset(let token):
-            return .success(.appServices(token: token.token, tokenID: token.tokenID))
+            return .success(.pkce(code: pkce.code, verifier: verifier))
         default:
-            // A session of another kind at a reset link may be an attacker's own session mailed to the victim.
-            let type = route.auth?.fields["type"].map { " (type \(DisplayText.sanitize($0.description)))" } ?? ""
-            return .failure(
-                WireProtocol.Failure(
-                    kind: .invalid,
-                    reason: "not_a_reset",
-                    message: "a '\(route.id)'\(type) link is not a password reset; linkd refuses it at a reset link"
-                )
-            )
+            return .failure(Self.notAReset(route))
         }
+    }
+
+    /// The refusal of a route that is not a reset of the app's backend: a session of another kind at a reset link
+    /// may be an attacker's own session mailed to the victim.
+    private static func notAReset(_ route: RoutedLink) -> WireProtocol.Failure {
+        let type = route.auth?.fields["type"].map { " (type \(DisplayText.sanitize($0.description)))" } ?? ""
+        return WireProtocol.Failure(
+            kind: .invalid,
+            reason: "not_a_reset",
+            message: "a '\(route.id)'\(type) link is not a password reset; linkd refuses it at a reset link"
+        )
     }
 
     /// Records in the spool that the password is about to be sent; `false` (nothing is sent) when it cannot.
@@ -142,7 +175,7 @@ struct ResetAction: Action {
 
     /// Logs the outcome, notifies the desktop when the client has gone, and returns the answer.
     private func report(
-        _ result: Result<ResetRunner.Success, ResetFailure>,
+        _ result: Result<ResetSuccess, ResetFailure>,
         entry: Spool.Entry,
         link: ClaimedLink,
         client: ClientConnection,

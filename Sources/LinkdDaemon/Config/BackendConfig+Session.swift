@@ -3,15 +3,26 @@ import LinkdFormats
 import LinkdRouting
 package import LinkdSession
 
+/// The session layer's client for an app's backend: one case per backend the configuration can name, each holding
+/// the backend's own ``AuthBackend`` type, so that a link can only be paired with a client of its own backend.
+package enum SessionBackend: Sendable {
+    case supabase(SupabaseBackend)
+    case appServices(AppServicesBackend)
+}
+
 extension BackendConfig {
     /// The session layer's client for this backend, on the live transport (with the backend's `caFile`).
-    package func makeClient() -> ResetBackend {
+    package func makeBackend() -> SessionBackend {
         let transport = CurlTransport(caFile: caFile)
         switch kind {
         case .supabase(let apiKey):
-            return .supabase(GoTrueClient(url: url.href, apiKey: apiKey.revealed(), transport: transport))
+            return .supabase(
+                SupabaseBackend(client: GoTrueClient(url: url.href, apiKey: apiKey.revealed(), transport: transport))
+            )
         case .appServices(let appID):
-            return .appServices(AppServicesClient(url: url.href, appID: appID, transport: transport))
+            return .appServices(
+                AppServicesBackend(client: AppServicesClient(url: url.href, appID: appID, transport: transport))
+            )
         }
     }
 }

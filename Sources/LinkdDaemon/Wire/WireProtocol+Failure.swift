@@ -96,7 +96,7 @@ extension WireProtocol {
             let kind: Kind =
                 switch failure.kind {
                 case .linkExpiredOrUsed, .passwordRejected, .refused: .refused
-                case .unreachable: .unavailable
+                case .unreachable, .stateUnwritable: .unavailable
                 case .temporary, .cancelled: .temporary
                 }
             self.init(kind: kind, reason: failure.kind.rawValue, message: failure.message)
