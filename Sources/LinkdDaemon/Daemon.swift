@@ -58,7 +58,8 @@ package struct Daemon: Sendable {
             )
         } catch {
             log.error("cannot open the spool: \(error)")
-            listener.close()
+            listener.stopListening()
+            listener.releaseLock()
             return 69
         }
         let shutdown = Shutdown()
@@ -79,7 +80,7 @@ package struct Daemon: Sendable {
             await stop(when: firstOf(activity, shutdown), server, notifier, log)
             group.cancelAll()
         }
-        withExtendedLifetime(signals) { listener.close() }
+        withExtendedLifetime(signals) { listener.releaseLock() }
         return 0
     }
 

@@ -106,11 +106,16 @@ package struct Listener: Sendable {
         }
     }
 
-    /// Stops listening: closes the socket, removes the file the daemon created, and releases the lock.
-    package func close(reactor: Reactor = .shared) {
+    /// Stops listening: closes the socket and removes the file the daemon created. The start lock stays held, so
+    /// that no second daemon starts (and replays the spool) while this one finishes its work.
+    package func stopListening(reactor: Reactor = .shared) {
         reactor.forget(descriptor)
         if let ownedPath { unlink(ownedPath) }
         descriptor.close()
+    }
+
+    /// Releases the start lock; the last thing a daemon does.
+    package func releaseLock() {
         lockDescriptor?.close()
     }
 }

@@ -87,12 +87,14 @@ final class DaemonHarness: Sendable {
         _ arguments: [String],
         executable: String = LinkdProcess.executable.path,
         extra: [String: String] = [:],
+        stdoutPath: String = "/dev/null",
         stderrPath: String = "/dev/null"
     ) throws -> SpawnedProcess {
         try SpawnedProcess(
             executable,
             arguments,
             environment: environment.merging(extra) { $1 },
+            stdoutPath: stdoutPath,
             stderrPath: stderrPath
         )
     }

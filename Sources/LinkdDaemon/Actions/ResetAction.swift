@@ -191,11 +191,10 @@ struct ResetAction: Action {
             service.log.info("link \(entry.shortID): \(message)", link.logFields(entry))
             response = .accepted(route: link.route.id, app: link.appName, state: .done, message: message)
         case .failure(let failure) where failure.kind == .cancelled && client.shutdown.isStopping:
-            // The question was cut short by the stop: nothing was sent with a password.
-            summary = "Password not changed"
-            message = WireProtocol.Failure.daemonStopping.message
+            // The question was cut short by the stop: nothing was sent with a password, and the client, whose
+            // connection only stopped being read, is told.
             service.log.notice("link \(entry.shortID): stopped while waiting for the password", link.logFields(entry))
-            response = .failed(.daemonStopping)
+            return .failed(.daemonStopping)
         case .failure(let failure):
             summary = "Password not changed"
             message = failure.message

@@ -10,7 +10,8 @@ struct Server: Sendable {
     let shutdown: Shutdown
     let log: DaemonLog
 
-    /// Accepts and serves until the stop, then until every connection has ended (a cancelled task ends them all).
+    /// Accepts and serves until the stop, then stops listening and serves until every connection has ended (a
+    /// cancelled task ends them all).
     func run() async {
         let (accepted, continuation) = AsyncStream.makeStream(of: FileDescriptor.self)
         await withDiscardingTaskGroup { group in
@@ -21,6 +22,7 @@ struct Server: Sendable {
                     await acceptor.next()
                     acceptor.cancelAll()
                 }
+                listener.stopListening()  // a new client starts the next daemon, which listens once this one has let go
                 continuation.finish()
             }
             for await connection in accepted {
