@@ -13,24 +13,10 @@ package struct PKCEStore: Sendable {
     /// The folder the verifiers are kept in.
     package let directory: String
 
-    /// The store kept in `directory`, created (0700) when the first verifier is stored.
-    package init(directory: String) {
-        self.directory = directory
-    }
-
-    /// The store kept in `pkce` under linkd's state folder (`$XDG_STATE_HOME/linkd`, as the caller found it).
+    /// The store kept in `pkce` under linkd's state folder (`$XDG_STATE_HOME/linkd`, as the caller found it), created
+    /// (0700) when the first verifier is stored.
     package init(stateFolder: String) {
-        self.init(directory: stateFolder + "/pkce")
-    }
-
-    /// The store of `$XDG_STATE_HOME/linkd/pkce` (`~/.local/state/linkd/pkce`).
-    ///
-    /// Deprecated: replaced by ``init(stateFolder:)`` with the folder the caller's XDG lookup gives.
-    package static func standard(environment: [String: String]) -> PKCEStore? {
-        let state =
-            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? environment["HOME"].map { $0 + "/.local/state" }
-        return state.map { PKCEStore(directory: $0 + "/linkd/pkce") }
+        self.directory = stateFolder + "/pkce"
     }
 
     /// Why a verifier could not be stored.

@@ -42,17 +42,6 @@ package struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    /// The wire protocol's error kind for this failure.
-    ///
-    /// Deprecated: replaced by ``kind`` and ``exitCode``; the daemon maps them to its own wire vocabulary.
-    package var wireKind: String {
-        switch kind {
-        case .linkExpiredOrUsed, .passwordRejected, .refused: "refused"
-        case .unreachable, .stateUnwritable: "unavailable"
-        case .temporary, .cancelled: "temporary"
-        }
-    }
-
     /// The message.
     package var description: String { message }
 

@@ -8,33 +8,33 @@ import Testing
 /// exit code, within the limits, and the password request is never sent twice.
 @Suite struct BackendFailureTests {
     private static let user = DoubleResponse.json(200, ["id": "u1", "email": "ada@example.com"])
+    /// A recovery link whose access token has no claims to read, so that `GET /user` is always the first request.
+    private static let link = SupabaseBackend.Material.session(
+        accessToken: Secret("a.b.c"),
+        refreshToken: Secret("refresh-token-1")
+    )
 
     private func run(
         _ server: TestHTTPServer,
         requestTimeout: Duration = .seconds(15)
-    ) async -> Result<ResetRunner.Success, ResetFailure> {
+    ) async -> Result<ResetSuccess, ResetFailure> {
         let client = GoTrueClient(
             url: server.baseURL,
             apiKey: "k",
             transport: CurlTransport(requestTimeout: requestTimeout)
         )
-        return await ResetRunner(
-            backend: .supabase(client),
-            material: .supabaseSession(accessToken: Secret("a.b.c"), refreshToken: Secret("refresh-token-1")),
+        return await PasswordReset(
+            backend: SupabaseBackend(client: client),
+            material: Self.link,
             appName: "n"
         ).run(passwords: ScriptedPasswords(["new password 7"]))
-    }
-
-    private func failure(_ result: Result<ResetRunner.Success, ResetFailure>) -> ResetFailure? {
-        if case .failure(let failure) = result { return failure }
-        return nil
     }
 
     @Test func anAnswerThatIsNotJSONIsNamedAndNotRetried() async throws {
         let server = try TestHTTPServer { _ in
             DoubleResponse(status: 200, headers: [("Content-Type", "text/html")], body: Data("<html>hi</html>".utf8))
         }
-        let failure = try #require(failure(await run(server)))
+        let failure = try #require(await run(server).failure)
         #expect(failure.kind == .unreachable && failure.exitCode == 69)
         #expect(failure.message == "the backend's answer cannot be read: HTTP 200 without a JSON object")
         #expect(server.requests.count == 1)
@@ -46,7 +46,7 @@ import Testing
             return Self.user
         }
         // The double answers a good user after 3 s: only a request limit of 1 s turns that into this failure.
-        let failure = try #require(failure(await run(server, requestTimeout: .seconds(1))))
+        let failure = try #require(await run(server, requestTimeout: .seconds(1)).failure)
         #expect(failure.kind == .unreachable && failure.message == "the backend did not answer in time")
         #expect(server.requests.count == 3)
     }
@@ -57,13 +57,13 @@ import Testing
             return Self.user
         }
         let client = GoTrueClient(url: server.baseURL, apiKey: "k", transport: CurlTransport())
-        let result = await ResetRunner(
-            backend: .supabase(client),
-            material: .supabaseSession(accessToken: Secret("a.b.c"), refreshToken: Secret("refresh-token-1")),
+        let result = await PasswordReset(
+            backend: SupabaseBackend(client: client),
+            material: Self.link,
             appName: "n",
             backendTimeLimit: .seconds(1)
         ).run(passwords: ScriptedPasswords(["never sent"]))
-        let timedOut = try #require(failure(result))
+        let timedOut = try #require(result.failure)
         #expect(timedOut.message == "the backend did not answer in time")
         #expect(server.requests.count == 1)  // the retries found no time left and sent nothing
     }
@@ -74,7 +74,7 @@ import Testing
             answer.cutShortAfter = 10
             return answer
         }
-        let before = try #require(failure(await run(closing)))
+        let before = try #require(await run(closing).failure)
         #expect(before.message == "the backend cannot be reached: the connection closed before the answer was complete")
         #expect(closing.requests.count == 3)
 
@@ -84,7 +84,7 @@ import Testing
             answer.cutShortAfter = 10
             return answer
         }
-        let after = try #require(failure(await run(dyingOnPut)))
+        let after = try #require(await run(dyingOnPut).failure)
         #expect(after.exitCode == 69)
         #expect(
             after.message

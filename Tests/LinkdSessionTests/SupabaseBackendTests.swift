@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// The reset-email request against Supabase: the verifier is stored before `POST /recover` goes out, kept when it
-/// succeeds, and forgotten when it fails.
+/// succeeds, and forgotten when it fails; the link's code resets the password with that verifier only.
 @Suite struct SupabaseBackendTests {
     @Test func aRequestKeepsTheVerifierOfTheChallengeItSentAndItsLinkResetsThePassword() async throws {
         let double = try doubleWithAda()
@@ -25,6 +25,12 @@ import Testing
                 ]
             )
             let code = try #require(double.pkceCode(for: "ada@example.com"))
+            let wrong = await PasswordReset(
+                backend: double.backend,
+                material: .pkce(code: Secret(code), verifier: Secret(PKCE.makeVerifier())),
+                appName: "n"
+            ).run(passwords: ScriptedPasswords(["never sent"]))
+            #expect(try #require(wrong.failure).message.contains("bad_code_verifier"))
             let result = await PasswordReset(
                 backend: double.backend,
                 material: .pkce(code: Secret(code), verifier: verifier),
