@@ -88,7 +88,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "linkd-bench",
-            dependencies: ["LinkdRouting"],
+            dependencies: ["LinkdRouting", "LinkdSystem"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(

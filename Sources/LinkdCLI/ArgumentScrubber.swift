@@ -1,4 +1,5 @@
 import Glibc
+import LinkdSystem
 
 /// Overwrites this process's own arguments where `/proc/<pid>/cmdline` reads them, so a link passed on the command
 /// line (`linkd open URL`, as the desktop entry runs it) is visible to other processes only for an instant.
@@ -26,13 +27,7 @@ enum ArgumentScrubber {
 
     /// `arg_start` and `arg_end` from `/proc/self/stat`.
     private static func argumentArea() -> (UInt, UInt)? {
-        let fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 4_096)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        let text = buffer[0..<count]
+        guard let text = FileSystem.contents(of: "/proc/self/stat", limit: 4_096), !text.isEmpty else { return nil }
         // The command name in parentheses may hold spaces: fields are counted after the last ')'.
         guard let close = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = text[(close + 1)...].split(separator: UInt8(ascii: " ")).map {

@@ -1,4 +1,3 @@
-import Glibc
 import LinkdSystem
 
 /// Where a command writes and reads: the process's standard streams, or buffers in tests.
@@ -25,13 +24,6 @@ package struct Console: Sendable {
     package static let standard = Console(
         write: { FileDescriptor.standardOutput.writeAll($0) },
         writeError: { FileDescriptor.standardError.writeAll($0) },
-        readInput: {
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-                if count >= 0 { return Array(buffer[0..<count]) }
-                if errno != EINTR { return [] }
-            }
-        }
+        readInput: { FileDescriptor.standardInput.readSome() }
     )
 }

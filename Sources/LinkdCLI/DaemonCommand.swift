@@ -38,11 +38,6 @@ struct DaemonCommand: Command {
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
-        if ProcessInfo.processInfo.environment["LINKD_AUTOSTART"] != nil {
-            // Started by `linkd open`: leave its session, so its terminal's signals do not reach the daemon.
-            unsetenv("LINKD_AUTOSTART")
-            _ = setsid()
-        }
         let status = await Daemon(options: daemonOptions).run()
         return status == 0 ? .success : .unavailable
     }

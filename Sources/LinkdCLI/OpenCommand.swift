@@ -68,26 +68,27 @@ struct OpenCommand: Command {
         var worst = ExitCode.success
         for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
             let input = String(decoding: bytes, as: UTF8.self)
-            let request = WireProtocol.Request.open(url: input, interactive: prompt.source != nil).line
-            var response: DaemonClient.Response?
+            let request = WireProtocol.Request.open(url: input, interactive: prompt.source != nil)
+            var response: WireProtocol.Response?
             var gavePassword = false
-            // Sent again once on a dropped connection, but never after a password went out for it: the reset may
-            // have happened, and a second run would ask (and perhaps send) again.
-            for _ in 0..<2 where response == nil && !gavePassword {
+            // Sent again once on a dropped connection or a daemon that stopped before acting on it, but never after
+            // a password went out for it on a dropped connection: the reset may have happened, and a second run
+            // would ask (and perhaps send) again.
+            for _ in 0..<2 where Self.mayRetry(response, gavePassword: gavePassword) {
                 if !connected {
-                    do {
-                        try client.connect()
+                    do throws(CommandFailure) {
+                        try await client.connect()
                         connected = true
                     } catch {
-                        throw .failed("\(error)", exitCode: max(worst, .unavailable))
+                        throw .failed(error.description, exitCode: max(worst, error.exitCode))
                     }
                 }
-                response = client.exchange(request) { question in
+                response = await client.exchange(request) { question in
                     let password = prompt.answer(question)
                     gavePassword = gavePassword || password != nil
                     return password
                 }
-                if response == nil {
+                if response == nil || response?.failure?.reason == WireProtocol.Failure.daemonStopping.reason {
                     client.close()
                     connected = false
                 }
@@ -105,50 +106,36 @@ struct OpenCommand: Command {
         return worst
     }
 
-    /// Prints one response and returns its exit code.
-    private func report(_ response: DaemonClient.Response, input: String, number: Int, _ console: Console) -> ExitCode {
-        let object = response.object ?? .null
-        let shownInput = LinkRedactor.redact(input)
-        if object["ok"]?.boolValue == true {
-            let route = object["route"]?.stringValue ?? ""
-            let app = object["app"]?.stringValue
-            let state = object["state"]?.stringValue ?? "done"
-            let message = object["message"]?.stringValue
-            if json {
-                var members: [(String, JSONValue)] = [
-                    ("input", .string(shownInput)), ("ok", .bool(true)), ("route", .string(route)),
-                    ("app", app.map(JSONValue.string) ?? .null), ("state", .string(state)),
-                ]
-                if let message { members.append(("message", .string(message))) }
-                console.write(JSONValue.object(members).serialized + "\n")
-            } else {
+    /// Whether a link is sent (again): not yet answered, or answered that the daemon stopped before acting on it
+    /// (which it says only when nothing was sent); never after a password went out on a dropped connection.
+    private static func mayRetry(_ response: WireProtocol.Response?, gavePassword: Bool) -> Bool {
+        guard let response else { return !gavePassword }
+        return response.failure?.reason == WireProtocol.Failure.daemonStopping.reason
+    }
+
+    /// Prints one response and returns its exit code: the one the failure's kind has.
+    private func report(_ response: WireProtocol.Response, input: String, number: Int, _ console: Console) -> ExitCode {
+        if json {
+            let members = [("input", JSONValue.string(LinkRedactor.redact(input)))] + response.members
+            console.write(JSONValue.object(members).serialized + "\n")
+        }
+        switch response {
+        case .accepted(let route, let app, let state, let message):
+            if !json {
                 let target = app.map { " → " + DisplayText.sanitize($0) } ?? ""
                 let detail = message.map { ": " + DisplayText.sanitize($0) } ?? ""
-                console.write("\(state): \(DisplayText.sanitize(route))\(target)\(detail)\n")
+                console.write("\(state.rawValue): \(DisplayText.sanitize(route))\(target)\(detail)\n")
             }
             return .success
-        }
-        let error = object["error"] ?? .null
-        let kind = error["kind"]?.stringValue ?? "request"
-        let reason = error["reason"]?.stringValue ?? "bad_response"
-        let message = error["message"]?.stringValue ?? "the daemon answered '\(response.line.prefix(200))'"
-        if json {
-            var members: [(String, JSONValue)] = [("kind", .string(kind)), ("reason", .string(reason))]
-            if let part = error["part"]?.stringValue { members.append(("part", .string(part))) }
-            members.append(("message", .string(message)))
-            console.write(
-                JSONValue.object([("input", .string(shownInput)), ("ok", .bool(false)), ("error", .object(members))])
-                    .serialized + "\n"
-            )
-        } else {
-            console.writeError("Error: link \(number): \(DisplayText.sanitize(message)) [\(reason)]\n")
-        }
-        switch kind {
-        case "unmatched": return .unmatched
-        case "invalid", "request", "refused": return .invalid
-        case "permission": return .permission
-        case "temporary": return .temporaryFailure
-        default: return .unavailable
+        case .subscribed:
+            return .success
+        case .failed(let failure):
+            if !json {
+                console.writeError(
+                    "Error: link \(number): \(DisplayText.sanitize(failure.message)) [\(failure.reason)]\n"
+                )
+            }
+            return ExitCode(rawValue: failure.kind.exitCode) ?? .unavailable
         }
     }
 }

@@ -23,7 +23,7 @@ struct PasswordPrompt {
         self.console = console
         if passwordFromStdin {
             source = .standardInput
-        } else if isatty(STDIN_FILENO) == 1 {
+        } else if FileDescriptor.standardInput.isTerminal {
             source = .terminal
         } else {
             source = Self.askpass(environment: environment).map(Source.askpass)
@@ -89,27 +89,12 @@ struct PasswordPrompt {
     }
 
     private func readHidden(_ prompt: String) -> String? {
-        var saved = termios()
-        let isTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
-        if isTerminal {
-            var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        let line = FileDescriptor.standardInput.withoutEcho {
+            console.writeError(prompt)  // after echo is off, so nothing typed on seeing it is shown
+            return FileDescriptor.standardInput.readLine()
         }
-        console.writeError(prompt)  // after echo is off, so nothing typed on seeing it is shown
-        defer {
-            if isTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-            console.writeError("\n")
-        }
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let count = read(STDIN_FILENO, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
-            guard count == 1 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
-            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
-            line.append(byte)
-        }
+        console.writeError("\n")
+        return line.map { String(decoding: $0, as: UTF8.self) }
     }
 }
 
@@ -117,36 +102,10 @@ struct PasswordPrompt {
 /// newline, and a non-zero exit means the person cancelled.
 enum Askpass {
     static func run(_ arguments: [String]) -> Secret? {
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else { return nil }  // closefrom(3) in the child drops both ends there
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        SpawnAttributes.closeInherited(&actions)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = SpawnAttributes.withClean { attributes in
-            arguments[0].hasPrefix("/")
-                ? posix_spawn(&pid, arguments[0], &actions, attributes, argv, environ)
-                : posix_spawnp(&pid, arguments[0], &actions, attributes, argv, environ)
-        }
-        close(pipe[1])
-        defer { close(pipe[0]) }
-        guard spawned == 0 else { return nil }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while output.count < 8192 {
-            let count = read(pipe[0], &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            output += buffer[0..<count]
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else { return nil }  // exited non-zero or killed: cancelled
+        var askpass = Subprocess(arguments, environment: ProcessInfo.processInfo.environment)
+        askpass.errorOutput = .descriptor(.standardError)
+        // Exited non-zero, killed, or could not start (127): cancelled.
+        guard let (status, output) = try? askpass.run(outputLimit: 8_192), status == 0 else { return nil }
         let line = output.prefix { $0 != UInt8(ascii: "\n") }
         return line.isEmpty ? nil : Secret(String(decoding: line, as: UTF8.self))
     }

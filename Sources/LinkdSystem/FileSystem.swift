@@ -18,3 +18,35 @@ package enum FileSystem {
         }
     }
 }
+
+extension FileSystem {
+    /// Opens `path` for appending, creating it with `mode` (0600 by default) when missing; close-on-exec.
+    ///
+    /// - Throws: ``SystemdError/systemCall(operation:errno:)`` naming the file.
+    package static func openForAppending(_ path: String, mode: UInt32 = 0o600) throws(SystemdError) -> FileDescriptor {
+        switch retryingOnInterrupt({ open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode) }) {
+        case .success(let fd): return FileDescriptor(rawValue: fd)
+        case .failure(let error): throw .systemCall(operation: "open '\(path)'", errno: error.rawValue)
+        }
+    }
+
+    /// This program's absolute path (`/proc/self/exe`), `nil` when it cannot be read.
+    package static var executablePath: String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension FileSystem {
+    /// Opens `path` for reading; close-on-exec.
+    ///
+    /// - Throws: ``SystemdError/systemCall(operation:errno:)`` naming the file.
+    package static func openForReading(_ path: String) throws(SystemdError) -> FileDescriptor {
+        switch retryingOnInterrupt({ open(path, O_RDONLY | O_CLOEXEC) }) {
+        case .success(let fd): return FileDescriptor(rawValue: fd)
+        case .failure(let error): throw .systemCall(operation: "open '\(path)'", errno: error.rawValue)
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinkdSystem
 
 /// `linkd-bench open`: the daemon path in numbers, all measured in one run against one daemon.
 ///
@@ -51,25 +52,19 @@ enum OpenBenchmark {
         stdinPath: String = "/dev/null"
     ) -> Double {
         let start = ContinuousClock.now
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
-        var pid: pid_t = 0
-        posix_spawn(&pid, path, &actions, nil, argv, envp)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        for pointer in argv { free(pointer) }
-        for pointer in envp { free(pointer) }
-        posix_spawn_file_actions_destroy(&actions)
+        var command = Subprocess([path] + arguments, environment: environment)
+        let input = try? FileSystem.openForReading(stdinPath)
+        command.input = input.map(Subprocess.Stream.descriptor) ?? .null
+        if let running = try? command.spawn() {
+            _ = running.waitForExit()
+            running.closeDescriptors()
+        }
+        input?.close()
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
     }
 
-    static func residentMiB(_ pid: pid_t) -> Double {
+    static func residentMiB(_ pid: Int32) -> Double {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
@@ -80,19 +75,12 @@ enum OpenBenchmark {
     static func run() throws {
         let world = try makeWorld()
         defer { try? FileManager.default.removeItem(at: world.root) }
-        var daemonPID: pid_t = 0
-        let argv = [strdup(linkdPath), strdup("daemon"), strdup("--idle-exit"), strdup("120"), nil]
-        let envp = world.environment.map { strdup($0.key + "=" + $0.value) } + [nil]
-        var quiet = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&quiet)
-        posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn(&daemonPID, linkdPath, &quiet, nil, argv, envp)
-        posix_spawn_file_actions_destroy(&quiet)
+        let daemon = try Subprocess([linkdPath, "daemon", "--idle-exit", "120"], environment: world.environment).spawn()
+        let daemonPID = daemon.pid
         defer {
-            kill(daemonPID, SIGTERM)
-            var status: Int32 = 0
-            waitpid(daemonPID, &status, 0)
+            daemon.send(SIGTERM)
+            _ = daemon.waitForExit()
+            daemon.closeDescriptors()
         }
         while access(world.socket, F_OK) != 0 { usleep(10_000) }
         usleep(200_000)

@@ -1,4 +1,4 @@
-import LinkdFormats
+package import LinkdFormats
 
 extension WireProtocol {
     /// Where an accepted link stands when the daemon answers.
@@ -20,8 +20,8 @@ extension WireProtocol {
         /// `{"ok": false, "error": {…}}`.
         case failed(Failure)
 
-        /// The response as a line, without its LF.
-        package var line: String {
+        /// The response's members, in order: the line's object, and what `linkd open --json` prints after `input`.
+        package var members: [(String, JSONValue)] {
             switch self {
             case .accepted(let route, let app, let state, let message):
                 var members: [(String, JSONValue)] = [
@@ -29,14 +29,16 @@ extension WireProtocol {
                     ("state", .string(state.rawValue)),
                 ]
                 if let message { members.append(("message", .string(message))) }
-                return JSONValue.object(members).serialized
+                return members
             case .subscribed(let app):
-                return JSONValue.object([("ok", .bool(true)), ("app", .string(app)), ("state", .string("subscribed"))])
-                    .serialized
+                return [("ok", .bool(true)), ("app", .string(app)), ("state", .string("subscribed"))]
             case .failed(let failure):
-                return JSONValue.object([("ok", .bool(false)), ("error", failure.json)]).serialized
+                return [("ok", .bool(false)), ("error", failure.json)]
             }
         }
+
+        /// The response as a line, without its LF.
+        package var line: String { JSONValue.object(members).serialized }
 
         /// Reads a response line a daemon sent. Anything that is not a response reads as a failure of kind
         /// ``Failure/Kind/request`` (`bad_response`) that quotes the start of the line.

@@ -1,0 +1,61 @@
+import Glibc
+
+extension FileDescriptor {
+    /// The process's standard input.
+    package static let standardInput = FileDescriptor(rawValue: STDIN_FILENO)
+
+    /// Reads what is available, up to `capacity` bytes, waiting for it (`read(2)`, retried on EINTR).
+    ///
+    /// - Returns: the bytes; empty at the end of the stream or on an error.
+    package func readSome(capacity: Int = 65_536) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: capacity)
+        let result = retryingOnInterrupt { buffer.withUnsafeMutableBytes { read(rawValue, $0.baseAddress, $0.count) } }
+        guard case .success(let count) = result, count > 0 else { return [] }
+        return Array(buffer[0..<count])
+    }
+
+    /// Reads one line byte by byte, so that nothing after its LF is consumed.
+    ///
+    /// - Returns: the line without its LF; what came before the end of the stream; `nil` when nothing did.
+    package func readLine() -> [UInt8]? {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while case .success(1) = retryingOnInterrupt({ read(rawValue, &byte, 1) }) {
+            if byte == UInt8(ascii: "\n") { return line }
+            line.append(byte)
+        }
+        return line.isEmpty ? nil : line
+    }
+
+    /// Whether the descriptor is a terminal (`isatty(3)`).
+    package var isTerminal: Bool { isatty(rawValue) == 1 }
+
+    /// Runs `body` with the terminal's echo off (`tcsetattr(3)`), restoring it afterwards; on a descriptor that is
+    /// no terminal, just runs `body`.
+    package func withoutEcho<Result>(_ body: () -> Result) -> Result {
+        var saved = termios()
+        guard tcgetattr(rawValue, &saved) == 0 else { return body() }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(rawValue, TCSAFLUSH, &quiet)
+        defer { tcsetattr(rawValue, TCSAFLUSH, &saved) }
+        return body()
+    }
+}
+
+extension FileSystem {
+    /// The first `limit` bytes of a small file such as `/proc/self/stat`, whose size the file system does not tell;
+    /// `nil` when it cannot be opened.
+    package static func contents(of path: String, limit: Int = 65_536) -> [UInt8]? {
+        guard case .success(let fd) = retryingOnInterrupt({ open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
+        let descriptor = FileDescriptor(rawValue: fd)
+        defer { descriptor.close() }
+        var contents: [UInt8] = []
+        while contents.count < limit {
+            let chunk = descriptor.readSome(capacity: min(65_536, limit - contents.count))
+            if chunk.isEmpty { break }
+            contents += chunk
+        }
+        return contents
+    }
+}
