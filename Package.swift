@@ -118,7 +118,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdDaemonTests",
-            dependencies: ["LinkdDaemon", "LinkdFormats", "LinkdRouting", "LinkdSession"],
+            dependencies: [
+                "LinkdDaemon", "LinkdConfig", "LinkdFormats", "LinkdRouting", "LinkdSession", "LinkdTestSupport",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -44,6 +44,7 @@ package struct Daemon: Sendable {
         let loaded = ConfigLoader.installed().load()
         for error in loaded.errors { log.warning("config: \(error)") }
         let activity = Activity()
+        let shutdown = Shutdown()
         let supervisor = ProgramSupervisor(timeLimit: options.execTimeLimit, activity: activity)
         let service: LinkService
         do {
@@ -52,6 +53,7 @@ package struct Daemon: Sendable {
                 spool: try Spool(directory: paths.spool),
                 log: log,
                 activity: activity,
+                shutdown: shutdown,
                 supervisor: supervisor,
                 forwardTTL: options.forwardTTL,
                 pkceStore: PKCEStore(stateFolder: XDGDirectories().linkdState)
@@ -62,7 +64,6 @@ package struct Daemon: Sendable {
             listener.releaseLock()
             return 69
         }
-        let shutdown = Shutdown()
         let signals = SignalWatch()
         let signalStream = signals.stream
         let server = Server(listener: listener, service: service, activity: activity, shutdown: shutdown, log: log)

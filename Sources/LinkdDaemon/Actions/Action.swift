@@ -1,5 +1,6 @@
 import LinkdConfig
 import LinkdRouting
+import LinkdSession
 
 /// A link an app claimed, with its route: what an action acts on.
 struct ClaimedLink: Sendable {
@@ -22,6 +23,12 @@ struct ClaimedLink: Sendable {
     }
 }
 
+/// The client a link came from, as an action sees it: it may answer a password question, and it may have gone.
+protocol LinkClient: PasswordSource {
+    /// Whether the client still waits for the answer; when it does not, the outcome goes to a notification.
+    var isWaiting: Bool { get async }
+}
+
 /// One kind of action an apps.d link names (`exec`, `dbus`, `forward`, `reset`).
 ///
 /// To add an action: a file in `Actions/` with a type that conforms, a case in ``LinkAction`` (apps.d) and in
@@ -30,7 +37,7 @@ protocol Action: Sendable {
     /// Acts on `link` for a client: records it in the spool before anything leaves the daemon, runs, and answers.
     ///
     /// - Parameter client: the connection, when the client said it can answer a password question.
-    func open(_ link: ClaimedLink, client: ClientConnection?, service: LinkService) async -> WireProtocol.Response
+    func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response
 
     /// Takes up `entry`, which a daemon that stopped left in the spool; `link` is its link routed again with today's
     /// configuration, `nil` when it no longer routes. The action removes the entry when it is done with it.

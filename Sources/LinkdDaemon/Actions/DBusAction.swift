@@ -8,7 +8,7 @@ struct DBusAction: Action {
     /// How long the app may take to answer `Open`, D-Bus activation included.
     static let timeout: Duration = .seconds(25)
 
-    func open(_ link: ClaimedLink, client: ClientConnection?, service: LinkService) async -> WireProtocol.Response {
+    func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
             entry = try service.record(link.url, kind: .dbus)

@@ -13,7 +13,7 @@ struct ExecAction: Action {
 
     let supervisor: ProgramSupervisor
 
-    func open(_ link: ClaimedLink, client: ClientConnection?, service: LinkService) async -> WireProtocol.Response {
+    func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
         guard case .exec(let arguments) = link.claim.action else { preconditionFailure("an exec link") }
         if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }
         let entry: Spool.Entry

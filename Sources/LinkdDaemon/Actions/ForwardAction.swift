@@ -36,7 +36,7 @@ actor ForwardAction: Action {
         self.timeToLive = timeToLive
     }
 
-    func open(_ link: ClaimedLink, client: ClientConnection?, service: LinkService) async -> WireProtocol.Response {
+    func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
         let expires = Date().timeIntervalSince1970 + timeToLive
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {

@@ -12,7 +12,7 @@ struct ResetAction: Action {
     /// The verifiers of resets requested with `linkd reset request`.
     let pkceStore: PKCEStore?
 
-    func open(_ link: ClaimedLink, client: ClientConnection?, service: LinkService) async -> WireProtocol.Response {
+    func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
         guard let backend = link.claim.backend ?? link.app.backend else {
             return .failed(
                 WireProtocol.Failure(
@@ -43,7 +43,7 @@ struct ResetAction: Action {
     private func run(
         _ link: ClaimedLink,
         backend: BackendConfig,
-        client: ClientConnection,
+        client: any LinkClient,
         service: LinkService
     ) async -> WireProtocol.Response {
         switch backend.makeBackend() {
@@ -68,7 +68,7 @@ struct ResetAction: Action {
         _ backend: Backend,
         _ material: Backend.Material,
         _ link: ClaimedLink,
-        _ client: ClientConnection,
+        _ client: any LinkClient,
         _ service: LinkService
     ) async -> WireProtocol.Response {
         let entry: Spool.Entry
@@ -84,7 +84,7 @@ struct ResetAction: Action {
             appName: link.appName,
             beforeSending: { Self.markSent(entry, service: service) }
         )
-        let result = await reset.run(passwords: ConnectionPasswords(connection: client))
+        let result = await reset.run(passwords: client)
         let response = await report(result, entry: entry, link: link, client: client, service: service)
         service.spool.remove(entry.id)
         return response
@@ -178,7 +178,7 @@ struct ResetAction: Action {
         _ result: Result<ResetSuccess, ResetFailure>,
         entry: Spool.Entry,
         link: ClaimedLink,
-        client: ClientConnection,
+        client: any LinkClient,
         service: LinkService
     ) async -> WireProtocol.Response {
         let summary: String
@@ -190,7 +190,7 @@ struct ResetAction: Action {
             message = "the password of \(success.account) was changed"
             service.log.info("link \(entry.shortID): \(message)", link.logFields(entry))
             response = .accepted(route: link.route.id, app: link.appName, state: .done, message: message)
-        case .failure(let failure) where failure.kind == .cancelled && client.shutdown.isStopping:
+        case .failure(let failure) where failure.kind == .cancelled && service.shutdown.isStopping:
             // The question was cut short by the stop: nothing was sent with a password, and the client, whose
             // connection only stopped being read, is told.
             service.log.notice("link \(entry.shortID): stopped while waiting for the password", link.logFields(entry))
@@ -201,7 +201,7 @@ struct ResetAction: Action {
             service.log.warning("link \(entry.shortID): \(message)", link.logFields(entry))
             response = .failed(WireProtocol.Failure(failure))
         }
-        if await !client.isConnected {
+        if await !client.isWaiting {
             await Self.notify(summary: summary, body: "\(link.appName): \(message)", log: service.log)
         }
         return response

@@ -16,11 +16,8 @@ actor ClientConnection {
     /// Requests that arrived while a password was awaited (a client that sends ahead); served next, in order.
     private var heldRequests: [[UInt8]] = []
 
-    let shutdown: Shutdown
-
-    init(_ socket: AsyncSocket, shutdown: Shutdown) {
+    init(_ socket: AsyncSocket) {
         self.socket = socket
-        self.shutdown = shutdown
         reader = LineReader(socket, limit: WireProtocol.maximumLine)
     }
 
@@ -54,7 +51,7 @@ actor ClientConnection {
             do throws(WireProtocol.Failure) {
                 let request = try WireProtocol.Request(line: line)
                 // A request read after the stop began (sent ahead by a client) is not started: nothing was done.
-                guard !shutdown.isStopping else { throw .daemonStopping }
+                guard !service.shutdown.isStopping else { throw .daemonStopping }
                 switch request {
                 case .open(let url, let interactive):
                     // Only a client that can answer a password question is handed to the service.
@@ -142,11 +139,10 @@ actor ClientConnection {
     }
 }
 
-/// The password source of a reset: the client on `connection`.
-struct ConnectionPasswords: PasswordSource {
-    let connection: ClientConnection
-
+extension ClientConnection: LinkClient {
     func newPassword(prompt: String, rejection: BackendError?) async -> Secret? {
-        await connection.askPassword(prompt: prompt, rejection: rejection)
+        await askPassword(prompt: prompt, rejection: rejection)
     }
+
+    var isWaiting: Bool { isConnected }
 }

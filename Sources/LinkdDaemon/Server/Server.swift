@@ -74,7 +74,7 @@ struct Server: Sendable {
             try? await socket.write(Array((refusal.line + "\n").utf8), deadline: .now + .seconds(1))
             return
         }
-        let connection = ClientConnection(socket, shutdown: shutdown)
+        let connection = ClientConnection(socket)
         await connection.serve(service, requestTimeout: Daemon.requestTimeout) { app in
             await serveSubscriber(socket, app: app)
         }

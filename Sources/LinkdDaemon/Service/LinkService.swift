@@ -17,6 +17,7 @@ actor LinkService {
     nonisolated let spool: Spool
     nonisolated let log: DaemonLog
     nonisolated let activity: Activity
+    nonisolated let shutdown: Shutdown
     let exec: ExecAction
     let dbus: DBusAction
     let forward: ForwardAction
@@ -28,6 +29,7 @@ actor LinkService {
         spool: Spool,
         log: DaemonLog,
         activity: Activity,
+        shutdown: Shutdown,
         supervisor: ProgramSupervisor,
         forwardTTL: Double,
         pkceStore: PKCEStore?
@@ -36,6 +38,7 @@ actor LinkService {
         self.spool = spool
         self.log = log
         self.activity = activity
+        self.shutdown = shutdown
         exec = ExecAction(supervisor: supervisor)
         dbus = DBusAction()
         forward = ForwardAction(timeToLive: forwardTTL)
@@ -43,7 +46,7 @@ actor LinkService {
     }
 
     /// Answers `{"op": "open"}`; `client`, when the client said it can, answers a reset's password question.
-    func open(_ text: String, client: ClientConnection? = nil) async -> WireProtocol.Response {
+    func open(_ text: String, client: (any LinkClient)? = nil) async -> WireProtocol.Response {
         let link: LinkURL
         let resolution: Resolution
         do throws(RouteError) {

@@ -1,0 +1,232 @@
+import Foundation
+import LinkdConfig
+import LinkdFormats
+import LinkdSession
+import LinkdTestSupport
+import Synchronization
+import Testing
+
+@testable import LinkdDaemon
+
+/// The daemon's link handling without a socket: a service built from an apps.d folder, with the client injected.
+@Suite struct LinkServiceTests {
+    /// A service over `apps` (one apps.d file), its spool and stop in a scratch folder.
+    struct World {
+        let root: URL
+        let service: LinkService
+        let supervisor: ProgramSupervisor
+        let shutdown: Shutdown
+
+        init(apps: String, forwardTTL: Double = 600) throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("service-\(UUID().uuidString)")
+            let folder = root.appendingPathComponent("apps.d")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(apps.utf8).write(to: folder.appendingPathComponent("app.json"))
+            let loaded = ConfigLoader(directories: [folder]).load()
+            #expect(loaded.errors.isEmpty)
+            let activity = Activity()
+            shutdown = Shutdown()
+            supervisor = ProgramSupervisor(timeLimit: .seconds(30), activity: activity)
+            service = LinkService(
+                resolver: LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false),
+                spool: try Spool(directory: root.appendingPathComponent("spool").path),
+                log: DaemonLog.make(environment: [:]),
+                activity: activity,
+                shutdown: shutdown,
+                supervisor: supervisor,
+                forwardTTL: forwardTTL,
+                pkceStore: PKCEStore(stateFolder: root.path)
+            )
+        }
+
+        var spooled: [Spool.Entry] { service.spool.entries().entries }
+
+        /// Runs `body` while the supervisor watches the programs the service starts.
+        func supervising(_ body: () async throws -> Void) async throws {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await supervisor.run(service: service) }
+                try await body()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// A client that gives scripted passwords, and runs `onAsk` before each answer.
+    final class ScriptedClient: LinkClient {
+        let passwords: Mutex<[String]>
+        let prompts = Mutex<[String]>([])
+        let onAsk: @Sendable () -> Void
+
+        init(_ passwords: [String], onAsk: @escaping @Sendable () -> Void = {}) {
+            self.passwords = Mutex(passwords)
+            self.onAsk = onAsk
+        }
+
+        func newPassword(prompt: String, rejection: BackendError?) async -> Secret? {
+            prompts.withLock { $0.append(prompt) }
+            onAsk()
+            return passwords.withLock { $0.isEmpty ? nil : Secret($0.removeFirst()) }
+        }
+
+        var isWaiting: Bool { true }
+    }
+
+    private static func resetApp(_ double: GoTrueDouble) -> String {
+        #"""
+        {"app": "com.example.Reset", "links": [{"match": "resetapp://reset", "format": "supabase", "action": "reset"}],
+         "backend": {"kind": "supabase", "url": "\#(double.baseURL)", "apiKey": "\#(GoTrueDouble.apiKey)"}}
+        """#
+    }
+
+    private static func recoveryLink(_ double: GoTrueDouble) throws -> String {
+        let session = try #require(double.recoverySession(for: "ada@example.com"))
+        return
+            "resetapp://reset#access_token=\(session.accessToken)&refresh_token=\(session.refreshToken)&type=recovery"
+    }
+
+    @Test func refusalsRecordNothing() async throws {
+        let world = try World(
+            apps: #"{"app": "com.example.A", "links": [{"match": "myapp://note/{id}", "action": "forward"}]}"#
+        )
+        let invalid = await world.service.open("myapp://note/1#a=1&a=2")
+        #expect(invalid.failure?.kind == .invalid && invalid.failure?.reason == "conflicting_parameter")
+        let unclaimed = await world.service.open("otherapp://x")
+        #expect(unclaimed.failure?.kind == .unmatched && unclaimed.failure?.reason == "no_app")
+        let web = await world.service.open("https://abcd.supabase.co/auth/v1/verify?token=t&type=recovery")
+        #expect(web.failure?.message == "no app claims links to host 'abcd.supabase.co'")
+        #expect(world.spooled.isEmpty)
+    }
+
+    @Test func forwardLinksWaitForTheirAppAndExpireAfterTheirTimeToLive() async throws {
+        let world = try World(
+            apps: #"{"app": "com.example.A", "links": [{"match": "myapp://note/{id}", "action": "forward"}]}"#,
+            forwardTTL: 0.2
+        )
+        #expect(
+            await world.service.open("myapp://note/1")
+                == .accepted(route: "myapp://note/{id}", app: "com.example.A", state: .queued)
+        )
+        let entry = try #require(world.spooled.first)
+        guard case .forward(let app, let expires) = entry.kind else {
+            Issue.record("a forward link is spooled as \(entry.kind)")
+            return
+        }
+        #expect(app == "com.example.A" && abs(expires - (entry.accepted + 0.2)) < 0.05)
+        try await Task.sleep(for: .milliseconds(300))
+        let late = await world.service.forward.subscribe("com.example.A", service: world.service)
+        #expect(world.spooled.isEmpty, "an expired link leaves the spool when the queue is next read")
+        await world.service.forward.unsubscribe("com.example.A", id: late.id)
+
+        #expect(
+            await world.service.open("myapp://note/2")
+                == .accepted(route: "myapp://note/{id}", app: "com.example.A", state: .queued)
+        )
+        let subscriber = await world.service.forward.subscribe("com.example.A", service: world.service)
+        var lines = subscriber.stream.makeAsyncIterator()
+        let outgoing = try #require(await lines.next())
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(outgoing.line.utf8)) as? [String: Any])
+        #expect(payload["url"] as? String == "myapp://note/2" && payload["id"] as? String == outgoing.entryID)
+        #expect(world.spooled.count == 1, "handed out, not yet written")
+        await world.service.forward.written(outgoing.entryID, service: world.service)
+        #expect(world.spooled.isEmpty)
+    }
+
+    @Test func aResetAsksTheClientForThePasswordAndChangesIt() async throws {
+        let double = try GoTrueDouble()
+        _ = double.addUser(email: "ada@example.com", password: "old")
+        let world = try World(apps: Self.resetApp(double))
+        let client = ScriptedClient(["new password 123"])
+        let response = await world.service.open(try Self.recoveryLink(double), client: client)
+        #expect(
+            response
+                == .accepted(
+                    route: "supabase.recovery",
+                    app: "com.example.Reset",
+                    state: .done,
+                    message: "the password of a***@example.com was changed"
+                )
+        )
+        #expect(client.prompts.withLock { $0 } == ["New password for a***@example.com"])
+        #expect(double.password(of: "ada@example.com") == "new password 123")
+        #expect(world.spooled.isEmpty)
+    }
+
+    @Test func aResetWithoutAClientIsRefusedAndTheLinkStaysUnused() async throws {
+        let double = try GoTrueDouble()
+        _ = double.addUser(email: "ada@example.com", password: "old")
+        let world = try World(apps: Self.resetApp(double))
+        let response = await world.service.open(try Self.recoveryLink(double), client: nil)
+        #expect(response.failure?.reason == "no_password_source" && response.failure?.kind.exitCode == 69)
+        #expect(double.requests.isEmpty)
+        #expect(world.spooled.isEmpty)
+    }
+
+    @Test func theStopWhileThePasswordIsAskedSendsNothing() async throws {
+        let double = try GoTrueDouble()
+        _ = double.addUser(email: "ada@example.com", password: "old")
+        let world = try World(apps: Self.resetApp(double))
+        let shutdown = world.shutdown
+        let client = ScriptedClient([], onAsk: { shutdown.stop() })  // the stop cuts the question short
+        let response = await world.service.open(try Self.recoveryLink(double), client: client)
+        #expect(response == .failed(.daemonStopping))
+        #expect(double.requests.map(\.method) == ["GET"])
+        #expect(double.password(of: "ada@example.com") == "old")
+        #expect(world.spooled.isEmpty)
+    }
+
+    @Test func twoOpensOfOneLinkRunItsProgramOnce() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("runs-\(UUID().uuidString)")
+        let apps = #"""
+            {"app": "com.example.A", "links": [{"match": "myapp://note/{id}",
+              "action": {"exec": ["/bin/sh", "-c", "cat >> '\#(root.path)'; sleep 0.3"]}}]}
+            """#
+        let world = try World(apps: apps)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await world.supervising {
+            async let first = world.service.open("myapp://note/7")
+            async let second = world.service.open("myapp://note/7")
+            let responses = await [first, second]
+            #expect(
+                responses.allSatisfy {
+                    $0 == .accepted(route: "myapp://note/{id}", app: "com.example.A", state: .delivered)
+                }
+            )
+            try await world.service.activity.waitUntilQuiet()
+        }
+        let lines = try String(contentsOf: root, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(world.spooled.isEmpty, "the program exited: its link left the spool")
+    }
+
+    /// What a stopped daemon left is taken up by kind: a program's link runs once more (and never a third time), a
+    /// queued link waits again, a reset is not run again.
+    @Test func theSpoolIsTakenUpByEachEntrysKind() async throws {
+        let received = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: received) }
+        let apps = #"""
+            {"app": "com.example.A", "links": [
+              {"match": "myapp://note/{id}", "action": {"exec": ["/bin/sh", "-c", "cat >> '\#(received.path)'"]}},
+              {"match": "myapp://inbox/{id}", "action": "forward"},
+              {"match": "myapp://reset", "format": "supabase", "action": "reset"}],
+             "backend": {"kind": "supabase", "url": "http://127.0.0.1:9", "apiKey": "k"}}
+            """#
+        let world = try World(apps: apps)
+        let spool = world.service.spool
+        let once = try spool.add(url: "myapp://note/1", kind: .exec)
+        var twice = try spool.add(url: "myapp://note/2", kind: .exec)
+        twice.attempts = 2
+        try spool.write(twice)
+        let queued = try spool.add(url: "myapp://inbox/3", kind: .forward(app: "com.example.A", expires: 4_102_444_800))
+        _ = try spool.add(url: "myapp://reset#access_token=a.b.c&refresh_token=r", kind: .reset(sent: true))
+        try await world.supervising {
+            await world.service.replay()
+            try await world.service.activity.waitUntilQuiet()
+        }
+        let payloads = try String(contentsOf: received, encoding: .utf8).split(separator: "\n")
+        #expect(payloads.count == 1 && payloads[0].contains(#""id": "\#(once.id)""#))
+        #expect(world.spooled.map(\.id) == [queued.id])
+        let subscriber = await world.service.forward.subscribe("com.example.A", service: world.service)
+        var lines = subscriber.stream.makeAsyncIterator()
+        #expect(await lines.next()?.entryID == queued.id)
+    }
+}
