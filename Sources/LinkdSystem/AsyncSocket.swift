@@ -24,13 +24,14 @@ package struct AsyncSocket: Sendable {
     ) async throws -> Int {
         if buffer.count != capacity { buffer = [UInt8](repeating: 0, count: capacity) }
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
-            if count >= 0 { return count }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: try await reactor.wait(for: descriptor, deadline: deadline)
-            case ECONNRESET: return 0
-            case let code: throw SystemdError.systemCall(operation: "read from a connection", errno: code)
+            let result = retryingOnInterrupt {
+                buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
+            }
+            switch result {
+            case .success(let count): return count
+            case .failure(.wouldBlock): try await reactor.wait(for: descriptor, deadline: deadline)
+            case .failure(.connectionReset): return 0
+            case .failure(let error): throw SystemdError.systemCall(operation: "read from a connection", errno: error)
             }
         }
     }
@@ -41,21 +42,21 @@ package struct AsyncSocket: Sendable {
     package func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant?) async throws {
         var offset = 0
         while offset < bytes.count {
-            var count = bytes[offset...].withUnsafeBytes {
-                Glibc.send(descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            var result = retryingOnInterrupt {
+                bytes[offset...].withUnsafeBytes {
+                    Glibc.send(descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
             }
-            if count < 0 && errno == ENOTSOCK {
+            if case .failure(let error) = result, error.rawValue == ENOTSOCK {
                 // A pipe (an exec program's standard input): the daemon ignores SIGPIPE, so EPIPE comes back instead.
-                count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor.rawValue, $0.baseAddress, $0.count) }
+                result = retryingOnInterrupt {
+                    bytes[offset...].withUnsafeBytes { Glibc.write(descriptor.rawValue, $0.baseAddress, $0.count) }
+                }
             }
-            if count >= 0 {
-                offset += count
-                continue
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: try await reactor.wait(for: descriptor, writable: true, deadline: deadline)
-            case let code: throw SystemdError.systemCall(operation: "write to a connection", errno: code)
+            switch result {
+            case .success(let count): offset += count
+            case .failure(.wouldBlock): try await reactor.wait(for: descriptor, writable: true, deadline: deadline)
+            case .failure(let error): throw SystemdError.systemCall(operation: "write to a connection", errno: error)
             }
         }
     }
@@ -115,7 +116,7 @@ extension AsyncSocket {
     package func duplicate() throws(SystemdError) -> AsyncSocket {
         switch retryingOnInterrupt({ dup(descriptor.rawValue) }) {
         case .success(let fd): return try AsyncSocket(FileDescriptor(rawValue: fd), reactor: reactor)
-        case .failure(let error): throw .systemCall(operation: "duplicate a connection", errno: error.rawValue)
+        case .failure(let error): throw .systemCall(operation: "duplicate a connection", errno: error)
         }
     }
 }

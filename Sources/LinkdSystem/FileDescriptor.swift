@@ -20,7 +20,7 @@ package struct FileDescriptor: RawRepresentable, Sendable, Hashable {
         let flags = fcntl(rawValue, F_GETFL)
         guard flags >= 0, fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) == 0,
             fcntl(rawValue, F_SETFD, FD_CLOEXEC) == 0
-        else { throw .systemCall(operation: "set descriptor flags", errno: errno) }
+        else { throw .systemCall(operation: "set descriptor flags", errno: .current) }
     }
 }
 
@@ -34,10 +34,12 @@ extension FileDescriptor {
     package func writeAll(_ text: String) {
         let bytes = Array(text.utf8)
         var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
+        while offset < bytes.count,
+            case .success(let count) = retryingOnInterrupt({
+                bytes[offset...].withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress, $0.count) }
+            }),
+            count > 0
+        {
             offset += count
         }
     }

@@ -10,11 +10,11 @@ package enum FileSystem {
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + component
             if case .failure(let error) = retryingOnInterrupt({ mkdir(prefix, 0o700) }), error != .exists {
-                throw .systemCall(operation: "create '\(prefix)'", errno: error.rawValue)
+                throw .systemCall(operation: "create '\(prefix)'", errno: error)
             }
         }
         if case .failure(let error) = retryingOnInterrupt({ chmod(path, 0o700) }) {
-            throw .systemCall(operation: "make '\(path)' private", errno: error.rawValue)
+            throw .systemCall(operation: "make '\(path)' private", errno: error)
         }
     }
 }
@@ -26,7 +26,7 @@ extension FileSystem {
     package static func openForAppending(_ path: String, mode: UInt32 = 0o600) throws(SystemdError) -> FileDescriptor {
         switch retryingOnInterrupt({ open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode) }) {
         case .success(let fd): return FileDescriptor(rawValue: fd)
-        case .failure(let error): throw .systemCall(operation: "open '\(path)'", errno: error.rawValue)
+        case .failure(let error): throw .systemCall(operation: "open '\(path)'", errno: error)
         }
     }
 
@@ -46,7 +46,7 @@ extension FileSystem {
     package static func openForReading(_ path: String) throws(SystemdError) -> FileDescriptor {
         switch retryingOnInterrupt({ open(path, O_RDONLY | O_CLOEXEC) }) {
         case .success(let fd): return FileDescriptor(rawValue: fd)
-        case .failure(let error): throw .systemCall(operation: "open '\(path)'", errno: error.rawValue)
+        case .failure(let error): throw .systemCall(operation: "open '\(path)'", errno: error)
         }
     }
 }

@@ -40,6 +40,6 @@ package enum Journal {
             // The pointers stay valid: the arrays are not mutated until sd_journal_sendv returns.
             return sd_journal_sendv(vectors, Int32(vectors.count))
         }
-        if result < 0 { throw .journalFailed(errno: -result) }
+        if result < 0 { throw .journalFailed(errno: Errno(rawValue: -result)) }
     }
 }

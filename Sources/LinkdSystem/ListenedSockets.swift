@@ -23,7 +23,7 @@ package enum ListenedSockets {
     static func takeResult() -> Result<[ListenedSocket], SystemdError> {
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         let count = sd_listen_fds_with_names(1, &names)
-        guard count >= 0 else { return .failure(.listenFailed(errno: -count)) }
+        guard count >= 0 else { return .failure(.listenFailed(errno: Errno(rawValue: -count))) }
         defer {
             if let names {
                 for index in 0..<Int(count) { free(names[index]) }

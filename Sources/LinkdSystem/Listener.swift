@@ -54,7 +54,7 @@ package struct Listener: Sendable {
     /// - Throws: ``Failure/anotherDaemonIsRunning`` when another daemon holds the lock or answers on `path`.
     package static func bind(path: String, lockPath: String) throws(Failure) -> Listener {
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw .system(.systemCall(operation: "open the daemon lock", errno: errno)) }
+        guard lock >= 0 else { throw .system(.systemCall(operation: "open the daemon lock", errno: .current)) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             Glibc.close(lock)
             throw .anotherDaemonIsRunning
@@ -68,18 +68,18 @@ package struct Listener: Sendable {
             unlink(path)  // stale: nobody answers
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw .system(.systemCall(operation: "create a socket", errno: errno)) }
+        guard fd >= 0 else { throw .system(.systemCall(operation: "create a socket", errno: .current)) }
         let descriptor = FileDescriptor(rawValue: fd)
         let previousMask = umask(0o177)
         defer { umask(previousMask) }
         do throws(SystemdError) {
             try UnixSocket.withAddress(path) { address, length throws(SystemdError) in
                 guard Glibc.bind(fd, address, length) == 0 else {
-                    throw .systemCall(operation: "bind '\(path)'", errno: errno)
+                    throw .systemCall(operation: "bind '\(path)'", errno: .current)
                 }
             }
             guard chmod(path, 0o600) == 0, listen(fd, 512) == 0 else {
-                throw .systemCall(operation: "listen on '\(path)'", errno: errno)
+                throw .systemCall(operation: "listen on '\(path)'", errno: .current)
             }
             try descriptor.makeNonBlockingAndCloseOnExec()
         } catch {
@@ -93,15 +93,14 @@ package struct Listener: Sendable {
     /// The next connection, waiting through the reactor; `nil` when the listener is closed under it.
     package func nextConnection(reactor: Reactor = .shared) async throws -> FileDescriptor {
         while true {
-            let fd = Glibc.accept(descriptor.rawValue, nil, nil)
-            if fd >= 0 { return FileDescriptor(rawValue: fd) }
-            switch errno {
-            case EINTR, ECONNABORTED: continue
-            case EAGAIN: try await reactor.wait(for: descriptor)
-            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+            switch retryingOnInterrupt({ Glibc.accept(descriptor.rawValue, nil, nil) }) {
+            case .success(let fd): return FileDescriptor(rawValue: fd)
+            case .failure(let error) where error.rawValue == ECONNABORTED: continue
+            case .failure(.wouldBlock): try await reactor.wait(for: descriptor)
+            case .failure(let error) where [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.rawValue):
                 // Out of descriptors or memory: back off rather than spin; the backlog keeps the clients.
                 try await Task.sleep(for: .milliseconds(50))
-            case let code: throw SystemdError.systemCall(operation: "accept a connection", errno: code)
+            case .failure(let error): throw SystemdError.systemCall(operation: "accept a connection", errno: error)
             }
         }
     }
@@ -131,7 +130,7 @@ package enum UnixSocket {
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw .systemCall(operation: "use the socket path '\(path)'", errno: ENAMETOOLONG)
+            throw .systemCall(operation: "use the socket path '\(path)'", errno: .nameTooLong)
         }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             for (index, byte) in bytes.enumerated() { buffer[index] = byte }
@@ -149,11 +148,11 @@ package enum UnixSocket {
     /// - Throws: ``SystemdError/systemCall(operation:errno:)`` with ENOENT or ECONNREFUSED when no daemon listens.
     package static func connect(path: String) throws(SystemdError) -> FileDescriptor {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw .systemCall(operation: "create a socket", errno: errno) }
+        guard fd >= 0 else { throw .systemCall(operation: "create a socket", errno: .current) }
         do {
             try withAddress(path) { address, length throws(SystemdError) in
                 guard Glibc.connect(fd, address, length) == 0 else {
-                    throw .systemCall(operation: "connect to '\(path)'", errno: errno)
+                    throw .systemCall(operation: "connect to '\(path)'", errno: .current)
                 }
             }
         } catch {

@@ -32,6 +32,6 @@ package struct Notifier: Sendable {
         // Control characters other than the separating newlines are not part of the protocol.
         let clean = String(state.unicodeScalars.filter { $0 == "\n" || $0.value >= 0x20 }.map(Character.init))
         let result = sd_notify(0, clean)
-        if result < 0 { throw .notifyFailed(errno: -result) }
+        if result < 0 { throw .notifyFailed(errno: Errno(rawValue: -result)) }
     }
 }

@@ -15,7 +15,7 @@ package struct PeerCredentials: Sendable, Hashable {
         var uid: uid_t = 0
         var gid: gid_t = 0
         let result = linkd_peer_credentials(socket.rawValue, &pid, &uid, &gid)
-        guard result == 0 else { throw .peerCredentialsFailed(errno: -result) }
+        guard result == 0 else { throw .peerCredentialsFailed(errno: Errno(rawValue: -result)) }
         return PeerCredentials(pid: pid, uid: uid, gid: gid)
     }
 }

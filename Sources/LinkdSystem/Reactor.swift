@@ -35,9 +35,9 @@ package final class Reactor: Sendable {
 
     private init() throws(SystemdError) {
         let epoll = linkd_epoll_create()
-        guard epoll >= 0 else { throw .systemCall(operation: "create an epoll set", errno: -epoll) }
+        guard epoll >= 0 else { throw .systemCall(operation: "create an epoll set", errno: Errno(rawValue: -epoll)) }
         let wake = linkd_eventfd_create()
-        guard wake >= 0 else { throw .systemCall(operation: "create an eventfd", errno: -wake) }
+        guard wake >= 0 else { throw .systemCall(operation: "create an eventfd", errno: Errno(rawValue: -wake)) }
         epollFD = epoll
         wakeFD = wake
         _ = linkd_epoll_arm(epoll, wake, 0, 1)
@@ -53,7 +53,9 @@ package final class Reactor: Sendable {
             },
             reactor
         )
-        guard created == 0 else { throw .systemCall(operation: "start the reactor thread", errno: created) }
+        guard created == 0 else {
+            throw .systemCall(operation: "start the reactor thread", errno: Errno(rawValue: created))
+        }
         pthread_detach(thread)
     }
 
@@ -79,7 +81,9 @@ package final class Reactor: Sendable {
                     if result == -ENOENT || result == -EEXIST {
                         result = linkd_epoll_arm(epollFD, fd, writable ? 1 : 0, result == -ENOENT ? 1 : 0)
                     }
-                    guard result == 0 else { return .systemCall(operation: "watch a descriptor", errno: -result) }
+                    guard result == 0 else {
+                        return .systemCall(operation: "watch a descriptor", errno: Errno(rawValue: -result))
+                    }
                     state.armed.insert(fd)
                     state.waiters[fd] = Waiter(id: id, continuation: continuation, deadline: deadline)
                     return nil

@@ -72,18 +72,18 @@ package enum SessionBus {
         var bus: OpaquePointer?
         var result = sd_bus_open_user(&bus)
         guard result >= 0, let bus else {
-            throw .busFailed(operation: "connect to the session bus", errno: -result, detail: nil)
+            throw .busFailed(operation: "connect to the session bus", errno: Errno(rawValue: -result), detail: nil)
         }
         defer { sd_bus_flush_close_unref(bus) }
         var message: OpaquePointer?
         result = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
         guard result >= 0, let message else {
-            throw .busFailed(operation: "build the \(member) call", errno: -result, detail: nil)
+            throw .busFailed(operation: "build the \(member) call", errno: Errno(rawValue: -result), detail: nil)
         }
         defer { sd_bus_message_unref(message) }
         result = appendArguments(message)
         guard result >= 0 else {
-            throw .busFailed(operation: "build the \(member) call", errno: -result, detail: nil)
+            throw .busFailed(operation: "build the \(member) call", errno: Errno(rawValue: -result), detail: nil)
         }
         var error = sd_bus_error()
         var reply: OpaquePointer?
@@ -100,7 +100,7 @@ package enum SessionBus {
             let detail = [name, text].compactMap { $0 }.joined(separator: ": ")
             throw .busFailed(
                 operation: "call \(member) on '\(destination)'",
-                errno: -result,
+                errno: Errno(rawValue: -result),
                 detail: detail.isEmpty ? nil : detail
             )
         }

@@ -40,7 +40,9 @@ extension Subprocess {
     ) async throws -> Running {
         var fds: [CInt] = [0, 0]
         let made = linkd_pipe(&fds)
-        guard made == 0 else { throw SystemdError.systemCall(operation: "create a pipe", errno: -made) }
+        guard made == 0 else {
+            throw SystemdError.systemCall(operation: "create a pipe", errno: Errno(rawValue: -made))
+        }
         let probe = FileDescriptor(rawValue: fds[0])
         let writeEnd = FileDescriptor(rawValue: fds[1])
         defer { probe.close() }
@@ -49,7 +51,9 @@ extension Subprocess {
         options.input = .descriptor(probe)
         let running: Running
         do {
-            guard sized > 0 else { throw SystemdError.systemCall(operation: "size a pipe", errno: -sized) }
+            guard sized > 0 else {
+                throw SystemdError.systemCall(operation: "size a pipe", errno: Errno(rawValue: -sized))
+            }
             running = try options.spawn()
         } catch {
             writeEnd.close()

@@ -67,7 +67,7 @@ package struct Subprocess: Sendable {
                 let result = linkd_pipe(&fds)
                 guard result == 0 else {
                     for descriptor in ours { descriptor.close() }
-                    throw .systemCall(operation: "create a pipe", errno: -result)
+                    throw .systemCall(operation: "create a pipe", errno: Errno(rawValue: -result))
                 }
                 let (child, parent) = childReads ? (fds[0], fds[1]) : (fds[1], fds[0])
                 theirs.append(FileDescriptor(rawValue: child))
@@ -90,14 +90,14 @@ package struct Subprocess: Sendable {
         let pid = linkd_spawn(argv, envp, directory, stdin.child, stdout.child, stderr.child, flags)
         guard pid > 0 else {
             for descriptor in ours { descriptor.close() }
-            throw .spawnFailed(errno: -pid)
+            throw .spawnFailed(errno: Errno(rawValue: -pid))
         }
         let exitFD = linkd_pidfd_open(pid)
         guard exitFD >= 0 else {
             _ = kill(pid, SIGKILL)
             _ = retryingOnInterrupt { waitpid(pid, nil, 0) }
             for descriptor in ours { descriptor.close() }
-            throw .systemCall(operation: "watch a started program", errno: -exitFD)
+            throw .systemCall(operation: "watch a started program", errno: Errno(rawValue: -exitFD))
         }
         return Running(
             pid: pid,
