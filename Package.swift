@@ -34,7 +34,7 @@ let package = Package(
         ),
         .target(
             name: "LinkdSession",
-            dependencies: ["LinkdRouting", "LinkdFormats", "CCurl"],
+            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSystem", "CCurl"],
             swiftSettings: upcomingFeatures
         ),
         .target(

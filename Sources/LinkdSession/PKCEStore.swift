@@ -1,5 +1,5 @@
-import Glibc
 package import LinkdFormats
+import LinkdSystem
 
 /// The verifiers of resets linkd requested (`linkd reset request`), one per app, in a folder the caller names
 /// (`$XDG_STATE_HOME/linkd/pkce/`; folder 0700, files 0600).
@@ -26,28 +26,35 @@ package struct PKCEStore: Sendable {
         /// Why, as `errno`.
         package var errno: Int32
         /// "cannot write PATH: <strerror>".
-        package var description: String { "cannot write \(path): \(String(cString: strerror(errno)))" }
+        package var description: String { "cannot write \(path): \(Errno(rawValue: errno))" }
+
+        /// The failure of a file-system call, naming the file it was about (`path` when it names none).
+        init(_ error: SystemdError, path: String) {
+            if case .file(_, let file, _) = error {
+                self.path = file
+            } else {
+                self.path = path
+            }
+            errno = error.errno.rawValue
+        }
     }
 
     /// Stores `verifier` for `app`, replacing an earlier one (the backend honours the newest email only).
     package func store(_ verifier: Secret, app: String, now: Int64) throws(Unwritable) {
-        try makeDirectories()
+        do throws(SystemdError) {
+            try FileSystem.makePrivateDirectory(directory)
+        } catch {
+            throw Unwritable(error, path: directory)
+        }
         removeExpired(now: now)
         let path = file(for: app)
-        let temporary = path + ".new"
         let text = JSONValue.object([
             ("verifier", .string(verifier.revealed())), ("expires", .number(now + Self.lifetime)),
         ]).serialized
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw Unwritable(path: temporary, errno: errno) }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-            let failure = errno
-            unlink(temporary)
-            throw Unwritable(path: path, errno: failure)
+        do throws(SystemdError) {
+            try FileSystem.writeAtomically(Array(text.utf8), to: path)
+        } catch {
+            throw Unwritable(error, path: path)
         }
     }
 
@@ -56,9 +63,9 @@ package struct PKCEStore: Sendable {
         let path = file(for: app)
         var generator = SystemRandomNumberGenerator()
         let claimed = path + ".taken-" + String(generator.next() as UInt64, radix: 16)
-        guard rename(path, claimed) == 0 else { return nil }
-        defer { unlink(claimed) }
-        guard let bytes = Self.contents(claimed), let object = try? JSONValue.parse(bytes),
+        guard FileSystem.rename(path, to: claimed) else { return nil }
+        defer { FileSystem.remove(claimed) }
+        guard let bytes = FileSystem.contents(of: claimed), let object = try? JSONValue.parse(bytes),
             let verifier = object["verifier"]?.stringValue, let expires = object["expires"]?.int64Value, expires > now
         else { return nil }
         return Secret(verifier)
@@ -66,16 +73,11 @@ package struct PKCEStore: Sendable {
 
     /// Removes the verifiers whose flow has expired.
     private func removeExpired(now: Int64) {
-        guard let folder = opendir(directory) else { return }
-        defer { closedir(folder) }
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard !name.contains(".") else { continue }  // ".", "..", and files a store or take is working on
+        // Names with a dot are files a store or take is working on.
+        for name in FileSystem.names(in: directory) where !name.contains(".") {
             let path = directory + "/" + name
-            let expires = Self.contents(path).flatMap { try? JSONValue.parse($0) }?["expires"]?.int64Value
-            if (expires ?? 0) <= now { unlink(path) }
+            let expires = FileSystem.contents(of: path).flatMap { try? JSONValue.parse($0) }?["expires"]?.int64Value
+            if (expires ?? 0) <= now { FileSystem.remove(path) }
         }
     }
 
@@ -83,28 +85,5 @@ package struct PKCEStore: Sendable {
     func file(for app: String) -> String {
         let hex = Array("0123456789abcdef")
         return directory + "/" + String(app.utf8.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0xF)]] })
-    }
-
-    private func makeDirectories() throws(Unwritable) {
-        var path = ""
-        for component in directory.split(separator: "/") {
-            path += "/" + component
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw Unwritable(path: path, errno: errno) }
-        }
-        chmod(directory, 0o700)
-    }
-
-    private static func contents(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 65_536 {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
-        }
-        return bytes
     }
 }

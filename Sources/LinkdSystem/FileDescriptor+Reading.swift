@@ -44,10 +44,11 @@ extension FileDescriptor {
 }
 
 extension FileSystem {
-    /// The first `limit` bytes of a small file such as `/proc/self/stat`, whose size the file system does not tell;
-    /// `nil` when it cannot be opened.
+    /// The first `limit` bytes of a small file (a spool entry, `/proc/self/stat`, whose size the file system does
+    /// not tell); `nil` when it cannot be opened or is a symbolic link.
     package static func contents(of path: String, limit: Int = 65_536) -> [UInt8]? {
-        guard case .success(let fd) = retryingOnInterrupt({ open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
+        let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW
+        guard case .success(let fd) = retryingOnInterrupt({ open(path, flags) }) else { return nil }
         let descriptor = FileDescriptor(rawValue: fd)
         defer { descriptor.close() }
         var contents: [UInt8] = []

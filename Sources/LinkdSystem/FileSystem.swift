@@ -4,17 +4,17 @@ import Glibc
 package enum FileSystem {
     /// Creates `path` and its missing parents with mode 0700 (`mkdir(2)`); `path` itself gets 0700 when it existed.
     ///
-    /// - Throws: ``SystemdError/systemCall(operation:errno:)`` naming the folder.
+    /// - Throws: ``SystemdError/file(operation:path:errno:)`` naming the folder.
     package static func makePrivateDirectory(_ path: String) throws(SystemdError) {
         var prefix = ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + component
             if case .failure(let error) = retryingOnInterrupt({ mkdir(prefix, 0o700) }), error != .exists {
-                throw .systemCall(operation: "create '\(prefix)'", errno: error)
+                throw .file(operation: "create", path: prefix, errno: error)
             }
         }
         if case .failure(let error) = retryingOnInterrupt({ chmod(path, 0o700) }) {
-            throw .systemCall(operation: "make '\(path)' private", errno: error)
+            throw .file(operation: "make private", path: path, errno: error)
         }
     }
 }
@@ -22,11 +22,11 @@ package enum FileSystem {
 extension FileSystem {
     /// Opens `path` for appending, creating it with `mode` (0600 by default) when missing; close-on-exec.
     ///
-    /// - Throws: ``SystemdError/systemCall(operation:errno:)`` naming the file.
+    /// - Throws: ``SystemdError/file(operation:path:errno:)`` naming the file.
     package static func openForAppending(_ path: String, mode: UInt32 = 0o600) throws(SystemdError) -> FileDescriptor {
         switch retryingOnInterrupt({ open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode) }) {
         case .success(let fd): return FileDescriptor(rawValue: fd)
-        case .failure(let error): throw .systemCall(operation: "open '\(path)'", errno: error)
+        case .failure(let error): throw .file(operation: "open", path: path, errno: error)
         }
     }
 
@@ -42,11 +42,11 @@ extension FileSystem {
 extension FileSystem {
     /// Opens `path` for reading; close-on-exec.
     ///
-    /// - Throws: ``SystemdError/systemCall(operation:errno:)`` naming the file.
+    /// - Throws: ``SystemdError/file(operation:path:errno:)`` naming the file.
     package static func openForReading(_ path: String) throws(SystemdError) -> FileDescriptor {
         switch retryingOnInterrupt({ open(path, O_RDONLY | O_CLOEXEC) }) {
         case .success(let fd): return FileDescriptor(rawValue: fd)
-        case .failure(let error): throw .systemCall(operation: "open '\(path)'", errno: error)
+        case .failure(let error): throw .file(operation: "open", path: path, errno: error)
         }
     }
 }

@@ -14,6 +14,8 @@ package enum SystemdError: Error, Sendable, Equatable, CustomStringConvertible {
     case spawnFailed(errno: Errno)
     /// A D-Bus call failed; `detail` is the bus error's name and message when there is one.
     case busFailed(operation: String, errno: Errno, detail: String?)
+    /// A call on the file `path` failed; `operation` names it (`create`, `write`, `open`).
+    case file(operation: String, path: String, errno: Errno)
     /// Another system call failed; `operation` names it.
     case systemCall(operation: String, errno: Errno)
 
@@ -25,6 +27,7 @@ package enum SystemdError: Error, Sendable, Equatable, CustomStringConvertible {
         case .peerCredentialsFailed(let code): "failed to read the peer's credentials: \(code.description)"
         case .spawnFailed(let code): "failed to start a program: \(code.description)"
         case .busFailed(let operation, let code, let detail): "failed to \(operation): \(detail ?? code.description)"
+        case .file(let operation, let path, let code): "failed to \(operation) '\(path)': \(code.description)"
         case .systemCall(let operation, let code): "failed to \(operation): \(code.description)"
         }
     }

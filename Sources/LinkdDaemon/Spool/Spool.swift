@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 package import LinkdSystem
 
 /// Accepted links that have not finished their action: one 0600 file per link in a 0700 folder, named by a random
@@ -28,33 +27,27 @@ package struct Spool: Sendable {
         return entry
     }
 
-    /// Rewrites `entry` (atomically: a temporary file renamed over it).
+    /// Rewrites `entry` atomically: a temporary file, 0600 from the start, renamed over it.
     ///
-    /// - Throws: the file system's error; the entry's earlier file, if any, stays as it was.
+    /// - Throws: the file system's error (ENOSPC when the disk is full); the entry's earlier file, if any, stays as
+    ///   it was.
     package func write(_ entry: Entry) throws {
-        let data = try JSONEncoder().encode(entry)
-        let temporary = directory + "/." + entry.id + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
-        else { throw CocoaError(.fileWriteUnknown) }
-        guard rename(temporary, path(of: entry.id)) == 0 else {
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
+        try FileSystem.writeAtomically(Array(try JSONEncoder().encode(entry)), to: path(of: entry.id))
     }
 
     /// Removes the entry `id` (its action finished, or it can never run).
     package func remove(_ id: String) {
-        unlink(path(of: id))
+        FileSystem.remove(path(of: id))
     }
 
     /// Every entry, oldest first; unreadable files are returned as ids to remove.
     package func entries() -> (entries: [Entry], broken: [String]) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var entries: [Entry] = []
         var broken: [String] = []
-        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        for name in FileSystem.names(in: directory) where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let id = String(name.dropLast(5))
-            if let data = FileManager.default.contents(atPath: directory + "/" + name),
-                let entry = try? JSONDecoder().decode(Entry.self, from: data)
+            if let bytes = FileSystem.contents(of: directory + "/" + name, limit: 1 << 20),
+                let entry = try? JSONDecoder().decode(Entry.self, from: Data(bytes))
             {
                 entries.append(entry)
             } else {

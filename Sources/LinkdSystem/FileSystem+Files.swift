@@ -1,0 +1,79 @@
+import Glibc
+
+extension FileSystem {
+    /// Writes `bytes` to `path` so that a reader sees the old file or the new one, never part of it: a temporary
+    /// file beside it, created `O_EXCL | O_NOFOLLOW | O_CLOEXEC` with `mode` from the start (never wider), synced,
+    /// then renamed over `path`. The temporary file is removed when any step fails.
+    ///
+    /// - Throws: ``SystemdError/file(operation:path:errno:)`` naming the file (ENOSPC when the disk is full).
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o600) throws(SystemdError) {
+        var generator = SystemRandomNumberGenerator()
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let temporary =
+            String(path[..<slash]) + "." + path[slash...] + "." + String(generator.next() as UInt64, radix: 16)
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let descriptor: FileDescriptor
+        switch retryingOnInterrupt({ open(temporary, flags, mode) }) {
+        case .success(let fd): descriptor = FileDescriptor(rawValue: fd)
+        case .failure(let error): throw .file(operation: "create", path: temporary, errno: error)
+        }
+        var offset = 0
+        var failure: Errno?
+        while offset < bytes.count && failure == nil {
+            switch retryingOnInterrupt({
+                bytes[offset...].withUnsafeBytes { write(descriptor.rawValue, $0.baseAddress, $0.count) }
+            }) {
+            case .success(let count): offset += count
+            case .failure(let error): failure = error
+            }
+        }
+        if failure == nil, case .failure(let error) = retryingOnInterrupt({ fsync(descriptor.rawValue) }) {
+            failure = error
+        }
+        descriptor.close()
+        if failure == nil, case .failure(let error) = retryingOnInterrupt({ Glibc.rename(temporary, path) }) {
+            failure = error
+        }
+        if let failure {
+            _ = unlink(temporary)
+            throw .file(operation: "write", path: path, errno: failure)
+        }
+    }
+
+    /// Renames `path` to `newPath` (`rename(2)`); `false` when it could not (most often: `path` is gone).
+    package static func rename(_ path: String, to newPath: String) -> Bool {
+        if case .success = retryingOnInterrupt({ Glibc.rename(path, newPath) }) { return true }
+        return false
+    }
+
+    /// Removes the file `path`; a missing file is not an error.
+    package static func remove(_ path: String) {
+        _ = unlink(path)
+    }
+
+    /// The names in the folder `path`, without `.` and `..`; none when it cannot be read.
+    package static func names(in path: String) -> [String] {
+        guard let folder = opendir(path) else { return [] }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
+
+extension SystemdError {
+    /// The error number of the call that failed.
+    package var errno: Errno {
+        switch self {
+        case .listenFailed(let code), .notifyFailed(let code), .journalFailed(let code),
+            .peerCredentialsFailed(let code), .spawnFailed(let code), .busFailed(_, let code, _),
+            .file(_, _, let code), .systemCall(_, let code):
+            code
+        }
+    }
+}
