@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import LinkdConfig
 import LinkdDaemon
 import LinkdFormats
@@ -16,14 +17,20 @@ struct DaemonClient {
         self.paths = paths
     }
 
-    /// Connects, starting `linkd daemon` when nobody answers and retrying for up to five seconds.
+    /// Connects, starting `linkd daemon` when nobody answers and waiting (up to five seconds) until it reports
+    /// that it listens.
     ///
     /// - Throws: a ``CommandFailure`` (exit 69) naming the daemon's log when none could be reached.
     mutating func connect() async throws(CommandFailure) {
         if let descriptor = try? UnixSocket.connect(path: paths.socket), adopt(descriptor) { return }
-        startDaemon()
-        var delay = Duration.milliseconds(5)
         let deadline = ContinuousClock.now + .seconds(5)
+        if await startDaemon(until: deadline), let descriptor = try? UnixSocket.connect(path: paths.socket),
+            adopt(descriptor)
+        {
+            return
+        }
+        // Another client's daemon won the start: it reports to that client, so this one looks for its socket.
+        var delay = Duration.milliseconds(5)
         while ContinuousClock.now < deadline {
             if let descriptor = try? UnixSocket.connect(path: paths.socket), adopt(descriptor) { return }
             try? await Task.sleep(for: delay)
@@ -72,26 +79,42 @@ struct DaemonClient {
     }
 
     /// Starts `linkd daemon` in a session of its own, in `/`, its output appended to the log (0600, rotated past
-    /// 1 MiB). It inherits nothing of this client but its environment.
-    private func startDaemon() {
+    /// 1 MiB), and waits until it reports `READY=1` (on a `NOTIFY_SOCKET` of this client's) or exits. It inherits
+    /// nothing of this client but its environment.
+    ///
+    /// - Returns: whether the daemon reported that it listens before `deadline`.
+    private func startDaemon(until deadline: ContinuousClock.Instant) async -> Bool {
         let folder = String(paths.log[..<(paths.log.lastIndex(of: "/") ?? paths.log.endIndex)])
         try? FileSystem.makePrivateDirectory(folder)
         if let size = (try? FileManager.default.attributesOfItem(atPath: paths.log))?[.size] as? Int, size > 1 << 20 {
             try? FileManager.default.removeItem(atPath: paths.log + ".1")
             try? FileManager.default.moveItem(atPath: paths.log, toPath: paths.log + ".1")
         }
-        guard let log = try? FileSystem.openForAppending(paths.log) else { return }
+        guard let log = try? FileSystem.openForAppending(paths.log) else { return false }
         defer { log.close() }
-        var daemon = Subprocess(
-            [Self.executablePath, "daemon"],
-            environment: ProcessInfo.processInfo.environment,
-            directory: "/"
-        )
+        try? FileSystem.makePrivateDirectory(paths.runtimeDirectory)
+        let readiness = try? ReadinessListener(path: paths.runtimeDirectory + "/start-\(getpid()).notify")
+        defer { readiness?.close() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = readiness?.path
+        var daemon = Subprocess([Self.executablePath, "daemon"], environment: environment, directory: "/")
         daemon.output = .descriptor(log)
         daemon.errorOutput = .descriptor(log)
         daemon.startsNewSession = true  // its terminal's signals do not reach the daemon
-        guard let running = try? daemon.spawn() else { return }
-        running.closeDescriptors()  // not waited for: the daemon outlives this client, and init reaps it
+        guard let running = try? daemon.spawn() else { return false }
+        defer { running.closeDescriptors() }  // not reaped here: the daemon outlives this client
+        guard let readiness else { return false }
+        // Ready, or gone (another daemon held the start lock): whichever comes first.
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await readiness.waitForReady(deadline: deadline) }
+            group.addTask {
+                _ = try? await Reactor.shared.wait(for: running.exitDescriptor, deadline: deadline)
+                return false
+            }
+            let ready = await group.next() ?? false
+            group.cancelAll()
+            return ready
+        }
     }
 
     /// This program's absolute path.
