@@ -13,11 +13,11 @@ import Testing
         // suites sometimes got it killed before it had read anything), far below its 30 s sleep.
         let daemon = try world.start(["daemon", "--idle-exit", "15"], extra: ["LINKD_EXEC_TIME_LIMIT": "3"])
         defer { daemon.terminate() }
-        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: world.socketPath) })
         let output = try world.run(["open", "myapp://note/1"])
         #expect(output.status == 0, "\(output)")
         #expect(
-            world.waitUntil(10) {
+            world.waitUntil(.seconds(10)) {
                 (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
             }
         )
@@ -54,9 +54,9 @@ import Testing
         let world = try DaemonHarness()
         let daemon = try world.start(["daemon", "--idle-exit", "10"], extra: ["JOURNAL_STREAM": "8:1"])
         defer { daemon.terminate() }
-        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: world.socketPath) })
         #expect(try world.run(["open", "myapp://note/7#code=\(Self.canary)"]).status == 0)
-        _ = world.waitUntil(3) { world.receivedPayloads().count == 1 }
+        _ = world.waitUntil(.seconds(3)) { world.receivedPayloads().count == 1 }
         usleep(300_000)
         var entries: [String] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)

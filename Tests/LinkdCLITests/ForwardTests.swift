@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinkdTestSupport
 import Testing
 
 /// The `forward` action: links for a running app that subscribed on the socket, queued until it does.
@@ -42,9 +43,9 @@ import Testing
         #expect((payload["fields"] as? [String: String])?["id"] == "3")
         let late = try subscribe(world)
         defer { close(late) }
-        #expect(late.readLine(timeout: 1) == nil)  // nothing is delivered twice
+        #expect(late.readLine(timeout: .seconds(1)) == nil)  // nothing is delivered twice
         #expect(
-            world.waitUntil(3) {
+            world.waitUntil(.seconds(3)) {
                 (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
             }
         )
@@ -67,19 +68,19 @@ import Testing
         let world = try DaemonHarness()
         let daemon = try world.start(["daemon", "--idle-exit", "10"], extra: ["LINKD_FORWARD_TTL": "1"])
         defer { daemon.terminate() }
-        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: world.socketPath) })
         #expect(try world.run(["open", "myapp://inbox/1"]).stdout.hasPrefix("queued: "))
         usleep(1_500_000)
         let subscriber = try subscribe(world)
         defer { close(subscriber) }
-        #expect(subscriber.readLine(timeout: 1) == nil)
+        #expect(subscriber.readLine(timeout: .seconds(1)) == nil)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
     }
 
     @Test func theQueueSurvivesTheDaemonsIdleExit() throws {
         let world = try DaemonHarness()
         let daemon = try world.start(["daemon", "--idle-exit", "1"])
-        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: world.socketPath) })
         #expect(try world.run(["open", "myapp://inbox/9"]).stdout.hasPrefix("queued: "))
         daemon.waitUntilExit()
         #expect(world.daemonPIDs().isEmpty)

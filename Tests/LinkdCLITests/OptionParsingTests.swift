@@ -1,4 +1,5 @@
 import Foundation
+import LinkdTestSupport
 import Testing
 
 /// One option table for every command: `--opt VALUE` and `--opt=VALUE` alike, and the same usage errors everywhere.
@@ -55,7 +56,7 @@ import Testing
         let daemon = try world.start(
             ["daemon"] + Self.given("--socket", socket, joined: joined) + Self.given("--idle-exit", "1", joined: joined)
         )
-        #expect(world.waitUntil(3) { FileManager.default.fileExists(atPath: socket) })
+        #expect(world.waitUntil(.seconds(3)) { FileManager.default.fileExists(atPath: socket) })
         let start = Date()
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)

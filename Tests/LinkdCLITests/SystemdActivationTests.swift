@@ -121,7 +121,7 @@ struct SystemdActivationTests {
             environment: ProcessInfo.processInfo.environment,
             stderrPath: errorPath
         )
-        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: world.socketPath) })
         let output = try LinkdProcess.run(["open", "myapp://note/1"], environment: world.environment)
         #expect(output.status == 0, "\(output)")
         harness.waitUntilExit()
