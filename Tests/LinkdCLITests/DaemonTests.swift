@@ -107,13 +107,14 @@ import Testing
         let daemons = world.daemonPIDs()
         try #require(daemons.count == 1)
         kill(daemons[0], SIGKILL)  // the program is sleeping before it records: it dies with the daemon
-        usleep(300_000)
+        // Not the test's child, so no waitpid: /proc shows when it is gone.
+        #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty })
         #expect(world.receivedPayloads().isEmpty)
         let spooled = try FileManager.default.contentsOfDirectory(atPath: world.spoolPath)
         #expect(spooled.count == 1)
         let restarted = try world.start(["daemon", "--idle-exit", "5"])
         #expect(world.waitUntil(.seconds(8)) { world.receivedPayloads().count == 1 })
-        usleep(500_000)
+        usleep(500_000)  // a second run would show no event but its record: give it the time to make one
         #expect(world.receivedPayloads().count == 1)
         let payload = try #require(world.receivedPayloads().first)
         #expect(payload["id"] as? String == spooled.first.map { String($0.dropLast(5)) })
@@ -128,12 +129,13 @@ import Testing
     @Test func aLinkOpenedAgainWhileInFlightJoinsTheFirstRun() throws {
         let world = try DaemonHarness(delay: 1)
         let first = try world.start(["open", "myapp://note/9#code=\(Self.canary)"])
-        usleep(200_000)
+        // The first run's program has started (it records its argv before it sleeps): the link is in flight.
+        #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: world.processInfoLog.path) })
         let second = try world.run(["open", "myapp://note/9#code=\(Self.canary)"])
         first.waitUntilExit()
         #expect(first.terminationStatus == 0 && second.status == 0)
         #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 })
-        usleep(300_000)
+        usleep(300_000)  // a second run would show no event but its record: give it the time to make one
         #expect(world.receivedPayloads().count == 1)
     }
 
@@ -225,8 +227,8 @@ import Testing
 
     @Test func exitsWhenIdleAndRemovesItsSocket() throws {
         let world = try DaemonHarness()
-        let daemon = try world.start(["daemon", "--idle-exit", "1"])
-        #expect(world.waitUntil(.seconds(3)) { FileManager.default.fileExists(atPath: world.socketPath) })
+        let daemon = try world.startDaemon(["--idle-exit", "1"], timeout: .seconds(3))
+        #expect(FileManager.default.fileExists(atPath: world.socketPath))
         let start = Date()
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)

@@ -147,7 +147,7 @@ import Testing
         )
         #expect(file(world, "data/applications/linkd.desktop") == nil)
         #expect(try run("/usr/bin/gio", ["open", Self.link], environment) != 0)
-        usleep(500_000)
+        usleep(500_000)  // a link that still arrived would show no event but its record: give it the time
         #expect(world.receivedPayloads().count == 2)
         let after = try LinkdProcess.run(["status"], environment: environment)
         #expect(after.stdout.contains("scheme myapp: no handler (run 'linkd register myapp')\n"))

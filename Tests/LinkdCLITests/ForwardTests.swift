@@ -55,7 +55,7 @@ import Testing
         let world = try DaemonHarness()
         let first = try subscribe(world.ensureDaemon())
         close(first)
-        usleep(200_000)
+        usleep(200_000)  // the daemon drops the subscriber with no sign a test could wait on
         #expect(
             try world.run(["open", "myapp://inbox/7"]).stdout == "queued: myapp://inbox/{id} → com.example.Notes\n"
         )
@@ -66,11 +66,15 @@ import Testing
 
     @Test func queuedLinksExpireAfterTheirTimeToLive() throws {
         let world = try DaemonHarness()
-        let daemon = try world.start(["daemon", "--idle-exit", "10"], extra: ["LINKD_FORWARD_TTL": "1"])
+        let daemon = try world.startDaemon(
+            ["--idle-exit", "10"],
+            extra: ["LINKD_FORWARD_TTL": "1"],
+            timeout: .seconds(5)
+        )
         defer { daemon.terminate() }
-        #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(FileManager.default.fileExists(atPath: world.socketPath))
         #expect(try world.run(["open", "myapp://inbox/1"]).stdout.hasPrefix("queued: "))
-        usleep(1_500_000)
+        usleep(1_500_000)  // time, not an event: the 1 s time to live passes
         let subscriber = try subscribe(world)
         defer { close(subscriber) }
         #expect(subscriber.readLine(timeout: .seconds(1)) == nil)
@@ -79,8 +83,8 @@ import Testing
 
     @Test func theQueueSurvivesTheDaemonsIdleExit() throws {
         let world = try DaemonHarness()
-        let daemon = try world.start(["daemon", "--idle-exit", "1"])
-        #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: world.socketPath) })
+        let daemon = try world.startDaemon(["--idle-exit", "1"], timeout: .seconds(5))
+        #expect(FileManager.default.fileExists(atPath: world.socketPath))
         #expect(try world.run(["open", "myapp://inbox/9"]).stdout.hasPrefix("queued: "))
         daemon.waitUntilExit()
         #expect(world.daemonPIDs().isEmpty)

@@ -21,7 +21,7 @@ import Testing
         let files = SpawnFiles.make()
         defer { try? FileManager.default.removeItem(at: files) }
         let opening = try world.start(["open", "myapp://note/1"], stdoutPath: files.appendingPathComponent("out").path)
-        // The program runs, not yet reading.
+        // The program runs, not yet reading (the daemon is not the test's child: /proc shows its children).
         #expect(world.waitUntil(.seconds(5)) { !childPIDs(of: daemons[0]).isEmpty })
         kill(daemons[0], SIGTERM)
         opening.waitUntilExit()
@@ -38,8 +38,8 @@ import Testing
     @Test func aResetWaitingForItsPasswordIsToldAndItsLinkStaysUsable() throws {
         let reset = try ResetWorld()
         let world = reset.world
-        let daemon = try world.start(["daemon"], stderrPath: world.root.path + "/daemon.log")
-        #expect(world.waitUntil(.seconds(10)) { (try? world.connect()).map { close($0) } != nil })
+        let daemon = try world.startDaemon(stderrPath: world.root.path + "/daemon.log")
+        #expect((try? world.connect()).map { close($0) } != nil)
 
         let link = try reset.recoveryLink()
         let client = try world.connect()
@@ -93,11 +93,7 @@ import Testing
         for pid in world.daemonPIDs() { kill(pid, SIGTERM) }
         #expect(world.waitUntil(.seconds(15)) { world.daemonPIDs().isEmpty })
         let received = world.receivedPayloads().compactMap { $0["url"] as? String }
-        let spooled = ((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath)) ?? []).compactMap {
-            name -> String? in
-            guard let data = FileManager.default.contents(atPath: world.spoolPath + "/" + name) else { return nil }
-            return (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["url"] as? String
-        }
+        let spooled = world.spooledURLs()
         let acknowledgedLinks = acknowledged.withLock { $0 }
         #expect(acknowledgedLinks.count > 100)
         let kept = Set(received).union(spooled)
