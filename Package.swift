@@ -39,6 +39,7 @@ let package = Package(
         ),
         .target(
             name: "LinkdTestSupport",
+            dependencies: ["LinkdSystem"],
             swiftSettings: upcomingFeatures
         ),
         .target(

@@ -1,3 +1,4 @@
+import LinkdTestSupport
 import Testing
 
 /// A failure that ends a command is printed in one place: one `Error:` line, and the usage line for usage errors only.

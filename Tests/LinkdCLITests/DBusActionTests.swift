@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinkdTestSupport
 import Testing
 
 /// The `dbus` action: `org.freedesktop.Application.Open` through sd-bus on a private `dbus-daemon` session bus, to a
@@ -73,9 +74,9 @@ import Testing
             extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address]
         )
         defer { daemon.terminate() }
-        #expect(world.waitUntil(10) { bus.openedURIs() == [Self.link] })
+        #expect(world.waitUntil(.seconds(10)) { bus.openedURIs() == [Self.link] })
         #expect(
-            world.waitUntil(3) {
+            world.waitUntil(.seconds(3)) {
                 (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
             }
         )

@@ -11,13 +11,17 @@ import Testing
         let world = try DaemonHarness(delay: 30)
         // 3 s: long enough for the program to start and read its link on a loaded machine (with 1 s, CI's parallel
         // suites sometimes got it killed before it had read anything), far below its 30 s sleep.
-        let daemon = try world.start(["daemon", "--idle-exit", "15"], extra: ["LINKD_EXEC_TIME_LIMIT": "3"])
+        let daemon = try world.startDaemon(
+            ["--idle-exit", "15"],
+            extra: ["LINKD_EXEC_TIME_LIMIT": "3"],
+            timeout: .seconds(5)
+        )
         defer { daemon.terminate() }
-        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(FileManager.default.fileExists(atPath: world.socketPath))
         let output = try world.run(["open", "myapp://note/1"])
         #expect(output.status == 0, "\(output)")
         #expect(
-            world.waitUntil(10) {
+            world.waitUntil(.seconds(10)) {
                 (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
             }
         )
@@ -28,9 +32,10 @@ import Testing
         let world = try DaemonHarness()
         #expect(try world.run(["open", "myapp://note/warmup"]).status == 0)
         let client = try world.start(["open", "myapp://slow/1#access_token=\(Self.canary).a.b&refresh_token=r"])
-        // The program reads the link only after a second, so the client is still waiting for its answer here;
-        // the link must already be gone from what other processes can read of its command line.
-        usleep(500_000)
+        // The program reads the link only after a second, so the client is still waiting for its answer once the
+        // daemon has taken the link (a spool file, so a poll); the link must already be gone from what other processes
+        // can read of its command line.
+        #expect(world.waitUntil(.seconds(5)) { world.spooledURLs().contains { $0.hasPrefix("myapp://slow/") } })
         let seen = ((try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(client.pid)/cmdline"))) ?? Data())
             .map { $0 == 0 ? " " : String(UnicodeScalar($0)) }.joined()
         client.waitUntilExit()
@@ -52,16 +57,21 @@ import Testing
         let fd = try #require(DatagramListener.bind(at: path))
         defer { close(fd) }
         let world = try DaemonHarness()
-        let daemon = try world.start(["daemon", "--idle-exit", "10"], extra: ["JOURNAL_STREAM": "8:1"])
+        let daemon = try world.startDaemon(
+            ["--idle-exit", "10"],
+            extra: ["JOURNAL_STREAM": "8:1"],
+            timeout: .seconds(5)
+        )
         defer { daemon.terminate() }
-        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(FileManager.default.fileExists(atPath: world.socketPath))
         #expect(try world.run(["open", "myapp://note/7#code=\(Self.canary)"]).status == 0)
-        _ = world.waitUntil(3) { world.receivedPayloads().count == 1 }
-        usleep(300_000)
+        // The program's exit is the link's last entry: read entries as they come until that one (each read waits 3 s).
+        var limit = timeval(tv_sec: 3, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var entries: [String] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        while !entries.contains(where: { $0.contains(") exited with status ") }) {
+            let count = recv(fd, &buffer, buffer.count, 0)
             guard count > 0 else { break }
             entries.append(String(decoding: buffer[0..<count], as: UTF8.self))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinkdTestSupport
 import Synchronization
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
             output == .init(stdout: "delivered: myapp://note/{id} → com.example.Notes\n", stderr: "", status: 0),
             "\(world.daemonLog())"
         )
-        #expect(world.waitUntil(5) { world.receivedPayloads().count == 1 })
+        #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 })
         let payload = try #require(world.receivedPayloads().first)
         #expect(payload["app"] as? String == "com.example.Notes")
         #expect(payload["route"] as? String == "myapp://note/{id}")
@@ -29,7 +30,7 @@ import Testing
         #expect(seenByProgram.contains("--open-link"))
         #expect(!seenByProgram.contains(Self.canary))
         #expect(
-            world.waitUntil(5) {
+            world.waitUntil(.seconds(5)) {
                 (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
             }
         )
@@ -68,8 +69,8 @@ import Testing
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })
         // A daemon that lost the race may still be starting up on a loaded machine; it exits when it finds the lock
         // taken, leaving the one that won.
-        #expect(world.waitUntil(5) { world.daemonPIDs().count == 1 }, "daemons: \(world.daemonPIDs())")
-        #expect(world.waitUntil(5) { world.receivedPayloads().count == 10 })
+        #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().count == 1 }, "daemons: \(world.daemonPIDs())")
+        #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 10 })
     }
 
     @Test(.enabled(if: getuid() == 0, "needs root to act as another uid"))
@@ -106,18 +107,19 @@ import Testing
         let daemons = world.daemonPIDs()
         try #require(daemons.count == 1)
         kill(daemons[0], SIGKILL)  // the program is sleeping before it records: it dies with the daemon
-        usleep(300_000)
+        // Not the test's child, so no waitpid: /proc shows when it is gone.
+        #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty })
         #expect(world.receivedPayloads().isEmpty)
         let spooled = try FileManager.default.contentsOfDirectory(atPath: world.spoolPath)
         #expect(spooled.count == 1)
         let restarted = try world.start(["daemon", "--idle-exit", "5"])
-        #expect(world.waitUntil(8) { world.receivedPayloads().count == 1 })
-        usleep(500_000)
+        #expect(world.waitUntil(.seconds(8)) { world.receivedPayloads().count == 1 })
+        usleep(500_000)  // a second run would show no event but its record: give it the time to make one
         #expect(world.receivedPayloads().count == 1)
         let payload = try #require(world.receivedPayloads().first)
         #expect(payload["id"] as? String == spooled.first.map { String($0.dropLast(5)) })
         #expect(
-            world.waitUntil(5) {
+            world.waitUntil(.seconds(5)) {
                 (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
             }
         )
@@ -127,12 +129,13 @@ import Testing
     @Test func aLinkOpenedAgainWhileInFlightJoinsTheFirstRun() throws {
         let world = try DaemonHarness(delay: 1)
         let first = try world.start(["open", "myapp://note/9#code=\(Self.canary)"])
-        usleep(200_000)
+        // The first run's program has started (it records its argv before it sleeps): the link is in flight.
+        #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: world.processInfoLog.path) })
         let second = try world.run(["open", "myapp://note/9#code=\(Self.canary)"])
         first.waitUntilExit()
         #expect(first.terminationStatus == 0 && second.status == 0)
-        #expect(world.waitUntil(5) { world.receivedPayloads().count == 1 })
-        usleep(300_000)
+        #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 })
+        usleep(300_000)  // a second run would show no event but its record: give it the time to make one
         #expect(world.receivedPayloads().count == 1)
     }
 
@@ -147,7 +150,7 @@ import Testing
             statuses.withLock { $0[client] = status }
         }
         #expect(statuses.withLock { $0.allSatisfy { $0 == 0 } })
-        #expect(world.waitUntil(60) { world.receivedPayloads().count == 2_001 })
+        #expect(world.waitUntil(.seconds(60)) { world.receivedPayloads().count == 2_001 })
         let ids = Set(world.receivedPayloads().compactMap { ($0["fields"] as? [String: String])?["id"] })
         #expect(ids.count == 2_001)
     }
@@ -161,8 +164,8 @@ import Testing
         #expect(try world.run(["open", "myapp://note/fast"]).status == 0)
         #expect(Date().timeIntervalSince(start) < 2)
         // After the first-byte limit the daemon closes them: a read sees EOF.
-        #expect(silent[0].readLine(timeout: 8) == nil)
-        #expect(world.waitUntil(3) { silent.allSatisfy { fd in recv(fd, nil, 0, Int32(MSG_DONTWAIT)) == 0 } })
+        #expect(silent[0].readLine(timeout: .seconds(8)) == nil)
+        #expect(world.waitUntil(.seconds(3)) { silent.allSatisfy { fd in recv(fd, nil, 0, Int32(MSG_DONTWAIT)) == 0 } })
     }
 
     @Test func badInputGetsAnErrorOrAClosedConnectionAndNeverCostsALink() throws {
@@ -188,13 +191,13 @@ import Testing
         )
         connection.send(String(repeating: "x", count: 70_000) + "\n")
         #expect(connection.readLine()?.contains(#""reason": "too_long""#) == true)
-        #expect(connection.readLine(timeout: 3) == nil)
+        #expect(connection.readLine(timeout: .seconds(3)) == nil)
         close(connection)
         let halfway = try world.connect()
         halfway.send(#"{"op": "open", "url": "myapp://no"#)
         close(halfway)
         #expect(try world.run(["open", "myapp://note/3"]).status == 0)
-        #expect(world.waitUntil(5) { world.receivedPayloads().count == 3 })
+        #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 3 })
         #expect(world.daemonPIDs().count == 1)
     }
 
@@ -209,9 +212,9 @@ import Testing
         _ = try world.run(["open", "--json"] + links)
         let spoolNames = try FileManager.default.contentsOfDirectory(atPath: world.spoolPath)
         #expect(!spoolNames.joined().contains(Self.canary))
-        #expect(world.waitUntil(5) { world.receivedPayloads().count == 2 })
+        #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 2 })
         #expect(
-            world.waitUntil(5) {
+            world.waitUntil(.seconds(5)) {
                 (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
             }
         )
@@ -224,8 +227,8 @@ import Testing
 
     @Test func exitsWhenIdleAndRemovesItsSocket() throws {
         let world = try DaemonHarness()
-        let daemon = try world.start(["daemon", "--idle-exit", "1"])
-        #expect(world.waitUntil(3) { FileManager.default.fileExists(atPath: world.socketPath) })
+        let daemon = try world.startDaemon(["--idle-exit", "1"], timeout: .seconds(3))
+        #expect(FileManager.default.fileExists(atPath: world.socketPath))
         let start = Date()
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)
@@ -252,7 +255,7 @@ import Testing
         }
         close(fd)  // the file stays; nobody listens
         #expect(try world.run(["open", "myapp://note/1"]).status == 0)
-        #expect(world.waitUntil(5) { world.receivedPayloads().count == 1 })
+        #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 })
     }
 
     @Test func drainsARunningProgramOnSIGTERM() throws {
@@ -261,7 +264,7 @@ import Testing
         let daemons = world.daemonPIDs()
         try #require(daemons.count == 1)
         kill(daemons[0], SIGTERM)
-        #expect(world.waitUntil(5) { world.daemonPIDs().isEmpty })
+        #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty })
         #expect(world.receivedPayloads().count == 1)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
     }

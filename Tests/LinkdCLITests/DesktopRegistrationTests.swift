@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinkdTestSupport
 import Testing
 
 /// `linkd register`, `unregister` and `status` in a private XDG tree, and the click path the mail clients take:
@@ -128,11 +129,11 @@ import Testing
         let environment = desktop(world)
         #expect(try LinkdProcess.run(["register", "myapp"], environment: environment).status == 0)
         #expect(try run("/usr/bin/gio", ["open", Self.link], environment) == 0)
-        #expect(world.waitUntil(10) { world.receivedPayloads().count == 1 })
+        #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 1 })
         var withDisplay = environment
         withDisplay["DISPLAY"] = ":99"
         #expect(try run("/usr/bin/xdg-open", [Self.otherLink], withDisplay) == 0)
-        #expect(world.waitUntil(10) { world.receivedPayloads().count == 2 })
+        #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 2 })
         #expect(world.receivedPayloads().map { $0["url"] as? String } == [Self.link, Self.otherLink])
 
         let status = try LinkdProcess.run(["status"], environment: environment)
@@ -146,7 +147,7 @@ import Testing
         )
         #expect(file(world, "data/applications/linkd.desktop") == nil)
         #expect(try run("/usr/bin/gio", ["open", Self.link], environment) != 0)
-        usleep(500_000)
+        usleep(500_000)  // a link that still arrived would show no event but its record: give it the time
         #expect(world.receivedPayloads().count == 2)
         let after = try LinkdProcess.run(["status"], environment: environment)
         #expect(after.stdout.contains("scheme myapp: no handler (run 'linkd register myapp')\n"))

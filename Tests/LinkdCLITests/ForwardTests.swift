@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinkdTestSupport
 import Testing
 
 /// The `forward` action: links for a running app that subscribed on the socket, queued until it does.
@@ -42,9 +43,9 @@ import Testing
         #expect((payload["fields"] as? [String: String])?["id"] == "3")
         let late = try subscribe(world)
         defer { close(late) }
-        #expect(late.readLine(timeout: 1) == nil)  // nothing is delivered twice
+        #expect(late.readLine(timeout: .seconds(1)) == nil)  // nothing is delivered twice
         #expect(
-            world.waitUntil(3) {
+            world.waitUntil(.seconds(3)) {
                 (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
             }
         )
@@ -54,7 +55,7 @@ import Testing
         let world = try DaemonHarness()
         let first = try subscribe(world.ensureDaemon())
         close(first)
-        usleep(200_000)
+        usleep(200_000)  // the daemon drops the subscriber with no sign a test could wait on
         #expect(
             try world.run(["open", "myapp://inbox/7"]).stdout == "queued: myapp://inbox/{id} → com.example.Notes\n"
         )
@@ -65,21 +66,25 @@ import Testing
 
     @Test func queuedLinksExpireAfterTheirTimeToLive() throws {
         let world = try DaemonHarness()
-        let daemon = try world.start(["daemon", "--idle-exit", "10"], extra: ["LINKD_FORWARD_TTL": "1"])
+        let daemon = try world.startDaemon(
+            ["--idle-exit", "10"],
+            extra: ["LINKD_FORWARD_TTL": "1"],
+            timeout: .seconds(5)
+        )
         defer { daemon.terminate() }
-        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(FileManager.default.fileExists(atPath: world.socketPath))
         #expect(try world.run(["open", "myapp://inbox/1"]).stdout.hasPrefix("queued: "))
-        usleep(1_500_000)
+        usleep(1_500_000)  // time, not an event: the 1 s time to live passes
         let subscriber = try subscribe(world)
         defer { close(subscriber) }
-        #expect(subscriber.readLine(timeout: 1) == nil)
+        #expect(subscriber.readLine(timeout: .seconds(1)) == nil)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
     }
 
     @Test func theQueueSurvivesTheDaemonsIdleExit() throws {
         let world = try DaemonHarness()
-        let daemon = try world.start(["daemon", "--idle-exit", "1"])
-        #expect(world.waitUntil(5) { FileManager.default.fileExists(atPath: world.socketPath) })
+        let daemon = try world.startDaemon(["--idle-exit", "1"], timeout: .seconds(5))
+        #expect(FileManager.default.fileExists(atPath: world.socketPath))
         #expect(try world.run(["open", "myapp://inbox/9"]).stdout.hasPrefix("queued: "))
         daemon.waitUntilExit()
         #expect(world.daemonPIDs().isEmpty)

@@ -1,4 +1,5 @@
 import Foundation
+import LinkdTestSupport
 import Testing
 
 /// One option table for every command: `--opt VALUE` and `--opt=VALUE` alike, and the same usage errors everywhere.
@@ -52,10 +53,11 @@ import Testing
     func daemonReadsTheSocketAndIdleExitEitherWay(joined: Bool) throws {
         let world = try DaemonHarness()
         let socket = world.root.path + "/other.socket"
-        let daemon = try world.start(
-            ["daemon"] + Self.given("--socket", socket, joined: joined) + Self.given("--idle-exit", "1", joined: joined)
+        let daemon = try world.startDaemon(
+            Self.given("--socket", socket, joined: joined) + Self.given("--idle-exit", "1", joined: joined),
+            timeout: .seconds(3)
         )
-        #expect(world.waitUntil(3) { FileManager.default.fileExists(atPath: socket) })
+        #expect(FileManager.default.fileExists(atPath: socket))
         let start = Date()
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import LinkdTestSupport
 import Testing
 
 @Suite struct ParseCommandTests {

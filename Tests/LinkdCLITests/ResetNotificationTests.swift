@@ -7,12 +7,11 @@ import Testing
 /// private session bus); a reset interrupted by a crash is not replayed, the person is told to click again.
 @Suite struct ResetNotificationTests {
     private func startDaemon(_ reset: ResetWorld, _ bus: PrivateSessionBus) throws -> SpawnedProcess {
-        let daemon = try reset.world.start(
-            ["daemon"],
+        let daemon = try reset.world.startDaemon(
             extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address],
             stderrPath: reset.world.root.appendingPathComponent("daemon.log").path
         )
-        #expect(reset.world.waitUntil(10) { (try? reset.world.connect()).map { close($0) } != nil })
+        #expect((try? reset.world.connect()).map { close($0) } != nil)
         return daemon
     }
 
@@ -34,7 +33,7 @@ import Testing
         #expect(question == #"{"ask": "password", "prompt": "New password for a***@example.com"}"#)
         client.send(#"{"password": "Canary-pass-7f3a9"}"# + "\n")
         close(client)  // the clicking process is gone before the result
-        #expect(reset.world.waitUntil(10) { !bus.notificationLines().isEmpty })
+        #expect(reset.world.waitUntil(.seconds(10)) { !bus.notificationLines().isEmpty })
         #expect(
             bus.notificationLines()
                 == ["Password changed\tcom.example.Reset: the password of a***@example.com was changed"]
@@ -59,7 +58,7 @@ import Testing
 
         let second = try startDaemon(reset, bus)
         defer { kill(second.pid, SIGKILL) }
-        #expect(reset.world.waitUntil(10) { !bus.notificationLines().isEmpty })
+        #expect(reset.world.waitUntil(.seconds(10)) { !bus.notificationLines().isEmpty })
         #expect(
             bus.notificationLines() == [
                 "Password reset interrupted\tcom.example.Reset: linkd stopped before your password was reset; click "
@@ -88,7 +87,7 @@ import Testing
         )
         let daemon = try startDaemon(reset, bus)
         defer { kill(daemon.pid, SIGKILL) }
-        #expect(reset.world.waitUntil(10) { !bus.notificationLines().isEmpty })
+        #expect(reset.world.waitUntil(.seconds(10)) { !bus.notificationLines().isEmpty })
         #expect(
             bus.notificationLines() == [
                 "Password reset interrupted\tcom.example.Reset: linkd stopped while setting your new password; it may "
@@ -132,7 +131,7 @@ import Testing
         // One of them is asked for the password; the other waits for the same run's answer.
         var asked: Int32?
         for client in clients where asked == nil {
-            if client.readLine(timeout: 2)?.hasPrefix(#"{"ask": "password""#) == true { asked = client }
+            if client.readLine(timeout: .seconds(2))?.hasPrefix(#"{"ask": "password""#) == true { asked = client }
         }
         let first = try #require(asked)
         first.send(#"{"password": "Canary-pass-7f3a9"}"# + "\n")
@@ -170,7 +169,7 @@ import Testing
         #expect(first.readLine()?.hasPrefix(#"{"ask": "password""#) == true)
         let second = try reset.world.connect()
         second.send(request(link.url))  // clicked again while the first asks for the password
-        usleep(200_000)
+        usleep(200_000)  // the daemon joins it to the running reset with no sign a test could wait on
         first.send(#"{"password": "Canary-pass-7f3a9"}"# + "\n")
         let answers = [first.readLine(), second.readLine()]
         close(first)

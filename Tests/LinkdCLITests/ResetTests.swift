@@ -279,8 +279,8 @@ import Testing
 
     @Test func aDaemonLostAfterThePasswordWasGivenIsNotAskedAgain() throws {
         let reset = try ResetWorld()
-        let daemon = try reset.world.start(["daemon"])
-        #expect(reset.world.waitUntil(10) { (try? reset.world.connect()).map { close($0) } != nil })
+        let daemon = try reset.world.startDaemon()
+        #expect((try? reset.world.connect()).map { close($0) } != nil)
         let asked = reset.world.root.appendingPathComponent("asked.txt")
         // The daemon dies while the person answers.
         let askpass = try reset.script(

@@ -1,4 +1,5 @@
 import Foundation
+import LinkdTestSupport
 import LinkdTesting
 import Testing
 

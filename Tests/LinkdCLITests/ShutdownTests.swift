@@ -21,14 +21,15 @@ import Testing
         let files = SpawnFiles.make()
         defer { try? FileManager.default.removeItem(at: files) }
         let opening = try world.start(["open", "myapp://note/1"], stdoutPath: files.appendingPathComponent("out").path)
-        #expect(world.waitUntil(5) { !childPIDs(of: daemons[0]).isEmpty })  // the program runs, not yet reading
+        // The program runs, not yet reading (the daemon is not the test's child: /proc shows its children).
+        #expect(world.waitUntil(.seconds(5)) { !childPIDs(of: daemons[0]).isEmpty })
         kill(daemons[0], SIGTERM)
         opening.waitUntilExit()
         #expect(opening.terminationStatus == 0)
         let output = try String(contentsOf: files.appendingPathComponent("out"), encoding: .utf8)
         #expect(output == "delivered: myapp://note/{id} → com.example.Notes\n")
         #expect(world.receivedPayloads().map { $0["url"] as? String } == ["myapp://note/1"], "\(world.daemonLog())")
-        #expect(world.waitUntil(5) { world.daemonPIDs().isEmpty }, "\(world.daemonLog())")
+        #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty }, "\(world.daemonLog())")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
     }
 
@@ -37,8 +38,8 @@ import Testing
     @Test func aResetWaitingForItsPasswordIsToldAndItsLinkStaysUsable() throws {
         let reset = try ResetWorld()
         let world = reset.world
-        let daemon = try world.start(["daemon"], stderrPath: world.root.path + "/daemon.log")
-        #expect(world.waitUntil(10) { (try? world.connect()).map { close($0) } != nil })
+        let daemon = try world.startDaemon(stderrPath: world.root.path + "/daemon.log")
+        #expect((try? world.connect()).map { close($0) } != nil)
 
         let link = try reset.recoveryLink()
         let client = try world.connect()
@@ -73,7 +74,7 @@ import Testing
         let acknowledged = Mutex<[String]>([])
         let stopper = DispatchQueue(label: "stopper")
         stopper.async {
-            _ = world.waitUntil(30) { world.receivedPayloads().count >= 100 }
+            _ = world.waitUntil(.seconds(30)) { world.receivedPayloads().count >= 100 }
             kill(daemons[0], SIGTERM)
         }
         DispatchQueue.concurrentPerform(iterations: clients) { client in
@@ -90,13 +91,9 @@ import Testing
         stopper.sync {}
         // Clients whose connection ended started the next daemon; it is stopped the same way.
         for pid in world.daemonPIDs() { kill(pid, SIGTERM) }
-        #expect(world.waitUntil(15) { world.daemonPIDs().isEmpty })
+        #expect(world.waitUntil(.seconds(15)) { world.daemonPIDs().isEmpty })
         let received = world.receivedPayloads().compactMap { $0["url"] as? String }
-        let spooled = ((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath)) ?? []).compactMap {
-            name -> String? in
-            guard let data = FileManager.default.contents(atPath: world.spoolPath + "/" + name) else { return nil }
-            return (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["url"] as? String
-        }
+        let spooled = world.spooledURLs()
         let acknowledgedLinks = acknowledged.withLock { $0 }
         #expect(acknowledgedLinks.count > 100)
         let kept = Set(received).union(spooled)

@@ -1,22 +1,39 @@
-import Foundation
-import Testing
+package import Foundation
 
 /// Runs the built `linkd` binary as a child process and collects what it printed.
-struct LinkdProcess {
-    struct Output: Equatable, CustomStringConvertible {
-        var stdout: String
-        var stderr: String
-        var status: Int32
-        var description: String { "status \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+package enum LinkdProcess {
+    /// What one run printed, and how it ended.
+    package struct Output: Equatable, Sendable, CustomStringConvertible {
+        package var stdout: String
+        package var stderr: String
+        /// The exit status; `128 + signal` for a signal death.
+        package var status: Int32
+
+        /// An output with these streams and status.
+        package init(stdout: String, stderr: String, status: Int32) {
+            (self.stdout, self.stderr, self.status) = (stdout, stderr, status)
+        }
+
+        package var description: String { "status \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
     }
 
-    static var executable: URL {
+    /// The `linkd` the package built: it lies beside the test bundle (`Bundle.main` is the test runner of whichever
+    /// test target links this library).
+    package static var executable: URL {
         Bundle.main.bundleURL.appendingPathComponent("linkd")
     }
 
     /// Runs `linkd` with `arguments` (raw bytes allowed) and `stdin`, waiting for it to exit.
-    static func run(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]) throws -> Output {
-        // No installed apps leak in from the machine: a fresh XDG_CONFIG_HOME unless the test gives one.
+    ///
+    /// The machine's environment is passed on, with `environment` over it; unless it names one, `XDG_CONFIG_HOME` is
+    /// an empty folder, so that no installed app leaks in.
+    ///
+    /// - Throws: when the scratch files cannot be written or `linkd` cannot be started.
+    package static func run(
+        _ arguments: [String],
+        stdin: Data = Data(),
+        environment: [String: String] = [:]
+    ) throws -> Output {
         var merged = ProcessInfo.processInfo.environment
         merged["XDG_CONFIG_HOME"] =
             FileManager.default.temporaryDirectory.appendingPathComponent("linkd-empty-config").path

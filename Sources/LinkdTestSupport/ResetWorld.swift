@@ -1,23 +1,27 @@
-import Foundation
+package import Foundation
 import Glibc
-import LinkdTestSupport
 
 /// A daemon world with an app whose reset links go to the GoTrue and App Services doubles:
 /// `resetapp://reset` (Supabase) and `https://notes.example.com/reset` (App Services).
-final class ResetWorld: Sendable {
-    static let app = "com.example.Reset"
+package final class ResetWorld: Sendable {
+    /// The app's name.
+    package static let app = "com.example.Reset"
 
-    let world: DaemonHarness
-    let gotrue: GoTrueDouble
-    let appServices: AppServicesDouble
+    /// The daemon world the app is installed in.
+    package let world: DaemonHarness
+    /// The Supabase backend, with the user `ada@example.com` (password `old-password`).
+    package let gotrue: GoTrueDouble
+    /// The App Services backend, with the same user.
+    package let appServices: AppServicesDouble
     /// TLS in front of the GoTrue double, when the world uses it.
-    let proxy: TLSProxy?
+    package let proxy: TLSProxy?
 
     /// - Parameters:
     ///   - supabaseURL: the Supabase backend's URL (the GoTrue double's unless a test points elsewhere).
     ///   - tls: serve the GoTrue double over TLS with the test CA's server certificate; `trusted` names the CA in
     ///     the backend's `caFile`.
-    init(supabaseURL: String? = nil, tls: (ca: TestCA, trusted: Bool)? = nil) throws {
+    /// - Throws: when a double, the proxy or the world cannot be set up.
+    package init(supabaseURL: String? = nil, tls: (ca: TestCA, trusted: Bool)? = nil) throws {
         world = try DaemonHarness()
         let gotrue = try GoTrueDouble()
         self.gotrue = gotrue
@@ -39,9 +43,15 @@ final class ResetWorld: Sendable {
     }
 
     /// A recovery link as GoTrue's redirect leaves it: `resetapp://reset#access_token=…&…&type=recovery`.
-    func recoveryLink(expiresIn: Int = 3600) throws -> (url: String, accessToken: String, refreshToken: String) {
-        guard let session = gotrue.recoverySession(for: "ada@example.com", expiresIn: expiresIn) else {
-            throw CocoaError(.fileReadUnknown)
+    ///
+    /// - Parameter expiresIn: seconds until the access token expires (negative: already expired).
+    /// - Throws: ``HarnessError/noRecoverySession(email:)`` when the double has no session for the user.
+    package func recoveryLink(
+        expiresIn: Int = 3600
+    ) throws(HarnessError) -> (url: String, accessToken: String, refreshToken: String) {
+        let email = "ada@example.com"
+        guard let session = gotrue.recoverySession(for: email, expiresIn: expiresIn) else {
+            throw .noRecoverySession(email: email)
         }
         let url =
             "resetapp://reset#access_token=\(session.accessToken)&expires_at=1700003600&expires_in=3600"
@@ -50,7 +60,10 @@ final class ResetWorld: Sendable {
     }
 
     /// Writes an executable `/bin/sh` script `name` with `body` into the world's folder.
-    func script(_ name: String, _ body: String) throws -> URL {
+    ///
+    /// - Returns: the script's URL.
+    /// - Throws: when it cannot be written.
+    package func script(_ name: String, _ body: String) throws -> URL {
         let url = world.root.appendingPathComponent(name)
         try Data(("#!/bin/sh\n" + body).utf8).write(to: url)
         chmod(url.path, 0o755)
@@ -58,13 +71,15 @@ final class ResetWorld: Sendable {
     }
 
     /// `linkd open --password-stdin URL` with `password` on stdin.
-    func open(_ url: String, password: String, extra: [String: String] = [:]) throws -> LinkdProcess.Output {
+    ///
+    /// - Throws: when `linkd` cannot be started.
+    package func open(_ url: String, password: String, extra: [String: String] = [:]) throws -> LinkdProcess.Output {
         try world.run(["open", "--password-stdin", url], stdin: Data((password + "\n").utf8), extra: extra)
     }
 
     /// Everything a leak could hide in: the daemon's log, the spool's file names, and the argv and environment of
     /// the world's daemons.
-    func leakSurfaces() -> String {
+    package func leakSurfaces() -> String {
         var text = (try? String(contentsOfFile: world.logPath, encoding: .utf8)) ?? ""
         text += ((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath)) ?? []).joined(separator: "\n")
         for pid in world.daemonPIDs() {
@@ -74,24 +89,5 @@ final class ResetWorld: Sendable {
             }
         }
         return text
-    }
-}
-
-/// The test CA of `scripts/make-test-ca` (which `.ci/run` runs first; made here when missing).
-struct TestCA: Sendable {
-    let directory: String
-    var certificate: String { directory + "/ca.pem" }
-    var serverCertificate: String { directory + "/server.pem" }
-    var serverKey: String { directory + "/server.key" }
-
-    static func make(filePath: String = #filePath) throws -> TestCA {
-        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let ca = TestCA(directory: root.appendingPathComponent(".build/test-ca").path)
-        let script = root.appendingPathComponent("scripts/make-test-ca").path
-        let process = try SpawnedProcess(script, [ca.directory], environment: ProcessInfo.processInfo.environment)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
-        return ca
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import Glibc
+
+extension DaemonHarness {
+    /// The pids of the `linkd daemon` processes of this world.
+    package func daemonPIDs() -> [Int32] { linkdDaemonPIDs(runtime: runtime.path) }
+
+    /// The log of the daemon `linkd open` started in this world, for failure messages; `(none)` when there is none.
+    package func daemonLog() -> String {
+        "daemon log: " + ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "(none)")
+    }
+
+    /// The lines the recording program received, parsed; lines that are no JSON object are left out.
+    package func receivedPayloads() -> [[String: Any]] {
+        let text = (try? String(contentsOf: received, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+    }
+
+    /// The links the spool holds (each entry's `url`); empty when there is no spool.
+    package func spooledURLs() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: spoolPath)) ?? []).compactMap { name in
+            guard let data = FileManager.default.contents(atPath: spoolPath + "/" + name) else { return nil }
+            return (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["url"] as? String
+        }
+    }
+
+    /// Checks `condition` every 20 ms until it holds or `timeout` passes.
+    ///
+    /// A poll, for what announces itself by no event a test could wait on: files other processes write, processes
+    /// that are not the test's children. Wait for a child's exit with ``SpawnedProcess/waitUntilExit()`` and for a
+    /// daemon's start with ``startDaemon(_:extra:stderrPath:timeout:)`` instead.
+    ///
+    /// - Returns: whether `condition` held; it is checked once more at the timeout.
+    package func waitUntil(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    /// A new connection to the daemon's socket; the caller closes it.
+    ///
+    /// - Throws: `POSIXError` with the `connect(2)` error (`ENOENT` or `ECONNREFUSED` when no daemon listens).
+    package func connect() throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in socketPath.utf8.enumerated() { buffer[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let error = errno
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO)
+        }
+        return fd
+    }
+}
+
+/// The pids of the `linkd daemon` processes whose `XDG_RUNTIME_DIR` is `runtime` (so of one test's world alone), read
+/// from `/proc`; a zombie has no command line and is left out.
+package func linkdDaemonPIDs(runtime: String) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap(Int32.init).filter { pid in
+        guard let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+            let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
+        else { return false }
+        let words = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        return words.count >= 2 && words[0].hasSuffix("linkd") && words[1] == "daemon"
+            && String(decoding: environ, as: UTF8.self).contains("XDG_RUNTIME_DIR=\(runtime)\0")
+    }
+}

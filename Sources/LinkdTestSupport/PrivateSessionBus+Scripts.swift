@@ -1,0 +1,128 @@
+extension PrivateSessionBus {
+    /// The bus's configuration: a session bus listening on `address`, activating the services in `services`, and
+    /// allowing everything.
+    static func configuration(address: String, services: String) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>\(address)</listen>
+          <auth>EXTERNAL</auth>
+          <servicedir>\(services)</servicedir>
+          <policy context="default">
+            <allow send_destination="*"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+
+        """
+    }
+
+    /// A bare `org.freedesktop.Application` whose `Open` fails with `org.example.Error.Refused: cannot open <uris>`;
+    /// it writes `refusing` to `started` and prints `ready` once it owns the name.
+    static func refusingService(started: String) -> String {
+        service(
+            name: appID,
+            objectPath: "/org/example/LinkdTest",
+            started: started,
+            as: "refusing",
+            handling: """
+                XML = '<node><interface name="org.freedesktop.Application"><method name="Open">' \\
+                      '<arg type="as" direction="in"/><arg type="a{sv}" direction="in"/></method></interface></node>'
+
+                def on_call(connection, sender, path, interface, method, parameters, invocation):
+                    uris = parameters.unpack()[0]
+                    invocation.return_dbus_error("org.example.Error.Refused", "cannot open " + " ".join(uris))
+                """
+        )
+    }
+
+    /// An `org.freedesktop.Notifications` server that appends each notification to `log` as `summary<TAB>body`; it
+    /// writes `notifications` to `started` and prints `ready` once it owns the name.
+    static func notificationServer(log: String, started: String) -> String {
+        service(
+            name: "org.freedesktop.Notifications",
+            objectPath: "/org/freedesktop/Notifications",
+            started: started,
+            as: "notifications",
+            handling: """
+                XML = '<node><interface name="org.freedesktop.Notifications"><method name="Notify">' \\
+                      '<arg type="s" direction="in"/><arg type="u" direction="in"/><arg type="s" direction="in"/>' \\
+                      '<arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="as" direction="in"/>' \\
+                      '<arg type="a{sv}" direction="in"/><arg type="i" direction="in"/><arg type="u" direction="out"/>' \\
+                      '</method></interface></node>'
+
+                def on_call(connection, sender, path, interface, method, parameters, invocation):
+                    app, replaces, icon, summary, body, actions, hints, timeout = parameters.unpack()
+                    with open("\(log)", "a") as out:
+                        out.write(summary + "\\t" + body + "\\n")
+                    invocation.return_value(GLib.Variant("(u)", (1,)))
+                """
+        )
+    }
+
+    /// A Python D-Bus service that owns `name` and serves, at `objectPath`, the interface that `handler` declares as
+    /// `XML` and implements as `on_call`; once it owns the name it appends `label` to `started` and prints `ready`.
+    private static func service(
+        name: String,
+        objectPath: String,
+        started: String,
+        as label: String,
+        handling handler: String
+    ) -> String {
+        """
+        import gi
+        gi.require_version("Gio", "2.0")
+        from gi.repository import Gio, GLib
+
+        \(handler)
+
+        def on_bus(connection, name):
+            node = Gio.DBusNodeInfo.new_for_xml(XML)
+            connection.register_object("\(objectPath)", node.interfaces[0], on_call, None, None)
+
+        def on_name(connection, name):
+            with open("\(started)", "a") as out:
+                out.write("\(label)\\n")
+            print("ready", flush=True)
+
+        Gio.bus_own_name(Gio.BusType.SESSION, "\(name)", Gio.BusNameOwnerFlags.NONE, on_bus, on_name, None)
+        GLib.MainLoop().run()
+
+        """
+    }
+
+    /// The GApplication: `started` is written once the app is registered on the bus (it owns its name then); started
+    /// by the harness (`LINKD_TEST_HOLD`), it also prints `ready` then.
+    static func app(opened: String, started: String) -> String {
+        """
+        import os, sys
+        import gi
+        gi.require_version("Gio", "2.0")
+        from gi.repository import Gio
+
+        def on_startup(app):
+            with open("\(started)", "a") as out:
+                out.write("start " + " ".join(sys.argv[1:]) + "\\n")
+            if os.environ.get("LINKD_TEST_HOLD"):
+                print("ready", flush=True)
+
+        def on_open(app, files, count, hint):
+            with open("\(opened)", "a") as out:
+                for f in files:
+                    out.write(f.get_uri() + "\\n")
+
+        app = Gio.Application(application_id="\(appID)", flags=Gio.ApplicationFlags.HANDLES_OPEN)
+        app.connect("startup", on_startup)
+        app.connect("open", on_open)
+        app.connect("activate", lambda app: None)
+        app.set_inactivity_timeout(3000)
+        if os.environ.get("LINKD_TEST_HOLD"):
+            app.hold()
+        sys.exit(app.run(sys.argv))
+
+        """
+    }
+}
