@@ -52,10 +52,6 @@ static inline int linkd_readable_bytes(int fd) {
     return count;
 }
 
-/// glibc (2.34+) declares this in <spawn.h> under _GNU_SOURCE only, which this header does not set; the actions are
-/// a posix_spawn_file_actions_t (taken as void * so that Swift sees the Glibc module's type at the call).
-extern int posix_spawn_file_actions_addclosefrom_np(void *actions, int from);
-
 /// linkd_spawn flags.
 enum {
     /// The child gets SIGKILL when its parent dies (PR_SET_PDEATHSIG).

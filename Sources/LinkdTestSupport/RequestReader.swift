@@ -1,12 +1,12 @@
 import Foundation
-import Glibc
+import LinkdSystem
 
 /// Reads HTTP/1.1 requests off a connection: request line, header fields, and a `Content-Length` body.
 struct RequestReader {
-    let fd: Int32
+    let connection: FileDescriptor
     private var buffer: [UInt8] = []
 
-    init(fd: Int32) { self.fd = fd }
+    init(_ connection: FileDescriptor) { self.connection = connection }
 
     /// The next request, or nil at end of stream or on a request it cannot read.
     mutating func next() -> ReceivedRequest? {
@@ -47,13 +47,8 @@ struct RequestReader {
     }
 
     private mutating func fill() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = read(fd, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            buffer += chunk[..<count]
-            return true
-        }
+        let chunk = connection.readSome(capacity: 16 * 1024)
+        buffer += chunk
+        return !chunk.isEmpty
     }
 }

@@ -2,7 +2,7 @@ import Glibc
 package import LinkdSystem
 import Synchronization
 
-/// A child process of the test, started with ``Subprocess`` and reaped with a blocking `waitpid(2)` on its own pid.
+/// A child process of the test, started with ``Subprocess`` and reaped by a blocking wait on its own pid.
 ///
 /// Foundation's `Process` relies on seeing SIGCHLD; with a `systemd --user` manager among the test process's children
 /// it missed exits and left zombies. A blocking `waitpid` on the exact pid does not depend on signals. The child

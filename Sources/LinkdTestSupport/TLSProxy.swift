@@ -76,8 +76,7 @@ package final class TLSProxy: Sendable {
             threading.Thread(target=pump, args=(secure, upstream), daemon=True).start()
             pump(upstream, secure)
 
-        while True:
-            connection, _ = server.accept()
+        for connection, _ in iter(server.accept, None):
             threading.Thread(target=serve, args=(connection,), daemon=True).start()
 
         """
