@@ -120,7 +120,8 @@ let package = Package(
         .testTarget(
             name: "LinkdDaemonTests",
             dependencies: [
-                "LinkdDaemon", "LinkdConfig", "LinkdFormats", "LinkdRouting", "LinkdSession", "LinkdTestSupport",
+                "LinkdDaemon", "LinkdConfig", "LinkdFormats", "LinkdRouting", "LinkdSession", "LinkdSystem",
+                "LinkdTestSupport",
             ],
             swiftSettings: upcomingFeatures
         ),

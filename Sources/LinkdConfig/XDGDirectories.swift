@@ -25,6 +25,10 @@ package struct XDGDirectories: Sendable, Equatable {
         runtimeDirectory = absolute("XDG_RUNTIME_DIR")
     }
 
+    /// Where the programs of `exec` actions are looked for: `~/.local/bin:/usr/local/bin:/usr/bin:/bin`, never the
+    /// `PATH` of whichever process started linkd.
+    package var programSearchPath: String { home + "/.local/bin:/usr/local/bin:/usr/bin:/bin" }
+
     /// linkd's own state folder, `$XDG_STATE_HOME/linkd` (the log, PKCE verifiers, remembered defaults).
     package var linkdState: String { stateHome + "/linkd" }
 }

@@ -7,7 +7,7 @@ extension Daemon {
         package var socket: String?
         /// `--idle-exit SEC`; default 30 s.
         package var idleExit: Duration = .seconds(30)
-        /// How long an exec program may run (`LINKD_EXEC_TIME_LIMIT`, seconds; default 120).
+        /// How long an exec program may take to read its link (`LINKD_EXEC_TIME_LIMIT`, seconds; default 120).
         package var execTimeLimit: Duration = .seconds(120)
         /// How long running work may take to finish after the first SIGTERM.
         package var drainDeadline: Duration = .seconds(10)

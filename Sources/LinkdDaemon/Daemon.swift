@@ -45,7 +45,7 @@ package struct Daemon: Sendable {
         for error in loaded.errors { log.warning("config: \(error)") }
         let activity = Activity()
         let shutdown = Shutdown()
-        let supervisor = ProgramSupervisor(timeLimit: options.execTimeLimit, activity: activity)
+        let supervisor = ProgramSupervisor()
         let service: LinkService
         do {
             service = LinkService(
@@ -55,6 +55,7 @@ package struct Daemon: Sendable {
                 activity: activity,
                 shutdown: shutdown,
                 supervisor: supervisor,
+                execTimeLimit: options.execTimeLimit,
                 forwardTTL: options.forwardTTL,
                 pkceStore: PKCEStore(stateFolder: XDGDirectories().linkdState)
             )

@@ -30,13 +30,17 @@ extension Subprocess {
     /// pipe from breaking when the program exits and tells how much it left unread. The write end is closed once
     /// the payload is read, so the program then sees the end of its input.
     ///
-    /// - Returns: the running program, without pipes; the caller owns its exit descriptor.
-    /// - Throws: ``SystemdError`` when it cannot start, ``DeliveryFailure`` when it exits or stalls first (it is
-    ///   killed and reaped then).
+    /// - Parameter started: called once the program runs, before it is given anything (to record its identity).
+    /// - Returns: the running program, without its input pipe; the caller owns its other descriptors.
+    /// - Throws: ``SystemdError`` when it cannot start, ``DeliveryFailure`` when it exits or stalls first: at the
+    ///   deadline it gets SIGTERM, and SIGKILL `terminationGrace` later (at once when the task was cancelled); it is
+    ///   reaped then.
     package func deliver(
         _ payload: [UInt8],
         deadline: ContinuousClock.Instant,
-        reactor: Reactor = .shared
+        terminationGrace: Duration = .seconds(5),
+        reactor: Reactor = .shared,
+        started: (Running) -> Void = { _ in }
     ) async throws -> Running {
         var fds: [CInt] = [0, 0]
         let made = linkd_pipe(&fds)
@@ -59,6 +63,7 @@ extension Subprocess {
             writeEnd.close()
             throw error
         }
+        started(running)
         let input = try AsyncSocket(writeEnd, reactor: reactor)
         let event = await withTaskGroup(of: DeliveryEvent.self) { group in
             group.addTask {
@@ -90,8 +95,9 @@ extension Subprocess {
         }
         let status = running.exitStatusIfExited()
         if status == nil {
-            running.send(SIGKILL)
-            _ = try? await running.exitStatus(reactor: reactor)
+            // At the deadline: SIGTERM, then SIGKILL after the grace period. When the wait was cancelled (the daemon
+            // is stopping at once), SIGKILL straight away.
+            _ = await running.terminate(grace: Task.isCancelled ? .zero : terminationGrace, reactor: reactor)
         }
         running.closeDescriptors(reactor: reactor)
         throw status.map { DeliveryFailure.exitedBeforeReading(status: $0) } ?? .stalled

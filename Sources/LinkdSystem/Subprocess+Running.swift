@@ -34,6 +34,17 @@ extension Subprocess.Running {
         _ = kill(pid, signal)
     }
 
+    /// Ends the child politely: SIGTERM, then SIGKILL when it has not exited `grace` later; reaps it.
+    ///
+    /// - Returns: its exit status (`128 + signal` for a signal death).
+    package func terminate(grace: Duration, reactor: Reactor = .shared) async -> Int32 {
+        if let status = exitStatusIfExited() { return status }
+        send(SIGTERM)
+        if let status = try? await exitStatus(deadline: .now + grace, reactor: reactor) { return status }
+        send(SIGKILL)
+        return (try? await exitStatus(reactor: reactor)) ?? 128 + SIGKILL
+    }
+
     /// Closes the exit descriptor and every pipe end this side holds.
     package func closeDescriptors(reactor: Reactor = .shared) {
         for descriptor in [exitDescriptor, input, output, errorOutput].compactMap({ $0 }) {

@@ -15,6 +15,8 @@ package struct Subprocess: Sendable {
         case pipe
         /// A descriptor of this process (it stays open here).
         case descriptor(FileDescriptor)
+        /// For standard error: wherever standard output goes (one pipe for both, read in order).
+        case sameAsOutput
     }
 
     /// `arguments[0]` is the program: a path, or a name searched on the `PATH` of `environment`'s caller.
@@ -60,7 +62,7 @@ package struct Subprocess: Sendable {
         defer { for descriptor in theirs { descriptor.close() } }
         func end(of stream: Stream, childReads: Bool) throws(SystemdError) -> (child: CInt, parent: FileDescriptor?) {
             switch stream {
-            case .null: return (-1, nil)
+            case .null, .sameAsOutput: return (-1, nil)
             case .descriptor(let descriptor): return (descriptor.rawValue, nil)
             case .pipe:
                 var fds: [CInt] = [0, 0]
@@ -77,7 +79,8 @@ package struct Subprocess: Sendable {
         }
         let stdin = try end(of: input, childReads: true)
         let stdout = try end(of: output, childReads: false)
-        let stderr = try end(of: errorOutput, childReads: false)
+        let stderr: (child: CInt, parent: FileDescriptor?) =
+            errorOutput == .sameAsOutput ? (stdout.child, nil) : try end(of: errorOutput, childReads: false)
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
         defer {

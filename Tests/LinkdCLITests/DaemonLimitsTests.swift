@@ -7,25 +7,45 @@ import Testing
 @Suite(.serialized) struct DaemonLimitsTests {
     static let canary = "c4nary5e2f88"
 
-    @Test func killsAProgramPastItsTimeLimitAndClearsItsLink() throws {
-        let world = try DaemonHarness(delay: 30)
-        // 3 s: long enough for the program to start and read its link on a loaded machine (with 1 s, CI's parallel
-        // suites sometimes got it killed before it had read anything), far below its 30 s sleep.
+    /// The time limit runs until the program has read its link: at the limit SIGTERM (which the program may trap),
+    /// then SIGKILL five seconds later.
+    @Test func aProgramThatDoesNotReadInTimeGetsSIGTERMThenSIGKILL() throws {
+        let world = try DaemonHarness()
+        let stubborn = world.root.appendingPathComponent("stubborn.sh")
+        let trapped = world.root.appendingPathComponent("trapped")
+        try Data("#!/bin/sh\ntrap 'echo TERM >> \(trapped.path)' TERM\nwhile :; do sleep 0.1; done\n".utf8)
+            .write(to: stubborn)
+        chmod(stubborn.path, 0o755)
+        try world.writeApps(program: stubborn.path, slow: stubborn.path)
         let daemon = try world.startDaemon(
-            ["--idle-exit", "15"],
-            extra: ["LINKD_EXEC_TIME_LIMIT": "3"],
+            ["--idle-exit", "30"],
+            extra: ["LINKD_EXEC_TIME_LIMIT": "1"],
             timeout: .seconds(5)
         )
         defer { daemon.terminate() }
-        #expect(FileManager.default.fileExists(atPath: world.socketPath))
+        let started = ContinuousClock.now
         let output = try world.run(["open", "myapp://note/1"])
-        #expect(output.status == 0, "\(output)")
-        #expect(
-            world.waitUntil(.seconds(10)) {
-                (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
-            }
+        let elapsed = ContinuousClock.now - started
+        #expect(output.status == 69, "\(output)")
+        #expect(output.stderr.contains("the program did not read the link in time [action_failed]"), "\(output)")
+        #expect(elapsed >= .seconds(5), "SIGKILL comes five seconds after the SIGTERM it trapped")
+        #expect((try? String(contentsOf: trapped, encoding: .utf8)) == "TERM\n")
+        #expect(world.spooledURLs().isEmpty)
+    }
+
+    /// Once it has read its link, a program runs as long as it likes: past the limit, and past the daemon's stop.
+    @Test func aProgramThatReadItsLinkRunsPastTheLimitAndTheDaemon() throws {
+        let world = try DaemonHarness(delay: 3)
+        let daemon = try world.startDaemon(
+            ["--idle-exit", "30"],
+            extra: ["LINKD_EXEC_TIME_LIMIT": "1"],
+            timeout: .seconds(5)
         )
-        #expect(world.receivedPayloads().isEmpty)
+        #expect(try world.run(["open", "myapp://note/1"]).status == 0)
+        daemon.terminate()
+        daemon.waitUntilExit()
+        #expect(world.receivedPayloads().isEmpty, "still sleeping")
+        #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 1 })
     }
 
     @Test func openOverwritesItsLinksInItsOwnArgv() throws {

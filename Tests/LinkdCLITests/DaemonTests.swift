@@ -101,29 +101,51 @@ import Testing
         #expect(log.contains("refused a connection from uid 65534"))
     }
 
-    @Test func aKilledDaemonReplaysTheRunningLinkExactlyOnce() throws {
+    /// A program that has read its link owns it: it outlives a daemon killed with -9, and the next daemon does not
+    /// run it again.
+    @Test func aDeliveredProgramOutlivesAKilledDaemonAndIsNotReplayed() throws {
         let world = try DaemonHarness(delay: 1.5)
         #expect(try world.run(["open", "myapp://note/42"]).status == 0)
         let daemons = world.daemonPIDs()
         try #require(daemons.count == 1)
-        kill(daemons[0], SIGKILL)  // the program is sleeping before it records: it dies with the daemon
+        #expect(world.spooledURLs().isEmpty, "delivered: the link left the spool")
+        kill(daemons[0], SIGKILL)  // the program is sleeping before it records
         // Not the test's child, so no waitpid: /proc shows when it is gone.
         #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty })
-        #expect(world.receivedPayloads().isEmpty)
-        let spooled = try FileManager.default.contentsOfDirectory(atPath: world.spoolPath)
-        #expect(spooled.count == 1)
-        let restarted = try world.start(["daemon", "--idle-exit", "5"])
         #expect(world.waitUntil(.seconds(8)) { world.receivedPayloads().count == 1 })
-        usleep(500_000)  // a second run would show no event but its record: give it the time to make one
+        let restarted = try world.startDaemon(["--idle-exit", "5"])
+        defer { restarted.terminate() }
+        usleep(2_000_000)  // a second run would show no event but its record: give it the time to make one
         #expect(world.receivedPayloads().count == 1)
-        let payload = try #require(world.receivedPayloads().first)
-        #expect(payload["id"] as? String == spooled.first.map { String($0.dropLast(5)) })
-        #expect(
-            world.waitUntil(.seconds(5)) {
-                (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
-            }
-        )
-        restarted.terminate()
+    }
+
+    /// A program that had not read its link when the daemon was killed is ended by the next daemon, which runs the
+    /// link again, once, with the same id.
+    @Test func aKilledDaemonsUndeliveredLinkIsReplayedOnceAndItsProgramEnded() throws {
+        let world = try DaemonHarness()
+        let late = world.root.appendingPathComponent("late.sh")
+        let marker = world.root.appendingPathComponent("started")
+        try Data("#!/bin/sh\necho $$ >> \(marker.path)\nsleep 2\ncat >> \(world.received.path)\n".utf8).write(to: late)
+        chmod(late.path, 0o755)
+        try world.writeApps(program: late.path, slow: late.path)
+        let daemon = try world.startDaemon(["--idle-exit", "10"])
+        let opening = try world.start(["open", "myapp://note/7"])
+        #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: marker.path) })
+        let spooled = world.spooledURLs()
+        kill(opening.pid, SIGKILL)  // the clicking process is gone too: nobody sends the link again
+        opening.waitUntilExit()
+        kill(daemon.pid, SIGKILL)
+        daemon.waitUntilExit()
+        #expect(spooled == ["myapp://note/7"])
+        let first = try #require(Int32(String(contentsOf: marker, encoding: .utf8).split(separator: "\n")[0]))
+        let restarted = try world.startDaemon(["--idle-exit", "10"])
+        defer { restarted.terminate() }
+        #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 1 })
+        let stat = (try? String(contentsOfFile: "/proc/\(first)/stat", encoding: .utf8)) ?? ""
+        #expect(stat.isEmpty || stat.contains(") Z "), "the first program was ended: \(stat)")
+        usleep(3_000_000)  // the first program would have recorded by now had it lived
+        #expect(world.receivedPayloads().map { $0["url"] as? String } == ["myapp://note/7"])
+        #expect(world.spooledURLs().isEmpty)
     }
 
     @Test func aLinkOpenedAgainWhileInFlightJoinsTheFirstRun() throws {
@@ -258,14 +280,35 @@ import Testing
         #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 })
     }
 
-    @Test func drainsARunningProgramOnSIGTERM() throws {
+    /// What a program writes, both streams, reaches the daemon's log line by line, with its link's secrets and
+    /// anything shaped like a token redacted.
+    @Test func whatAProgramWritesReachesTheLogRedacted() throws {
+        let world = try DaemonHarness()
+        let echo = world.root.appendingPathComponent("echo.sh")
+        try Data("#!/bin/sh\ncat\necho finished >&2\n".utf8).write(to: echo)
+        chmod(echo.path, 0o755)
+        try world.writeApps(program: echo.path, slow: echo.path)
+        let link = "myapp://note/1?code=\(Self.canary)c#access_token=\(Self.canary).a.b&refresh_token=\(Self.canary)r"
+        #expect(try world.run(["open", link]).status == 0)
+        #expect(
+            world.waitUntil(.seconds(5)) { world.daemonLog().contains("echo.sh: finished") },
+            "\(world.daemonLog())"
+        )
+        let log = world.daemonLog()
+        #expect(log.contains("echo.sh: {\"id\": "), "\(log)")
+        #expect(!log.contains(Self.canary), "\(log)")
+    }
+
+    /// SIGTERM does not wait for a program that has its link, nor end it: it finishes after the daemon is gone.
+    @Test func aRunningProgramOutlivesSIGTERM() throws {
         let world = try DaemonHarness(delay: 1)
         #expect(try world.run(["open", "myapp://note/1"]).status == 0)
         let daemons = world.daemonPIDs()
         try #require(daemons.count == 1)
         kill(daemons[0], SIGTERM)
         #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty })
-        #expect(world.receivedPayloads().count == 1)
+        #expect(world.receivedPayloads().isEmpty, "still sleeping when the daemon is gone")
+        #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 })
         #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
     }
 }

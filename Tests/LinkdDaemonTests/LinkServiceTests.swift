@@ -8,6 +8,17 @@ import Testing
 
 @testable import LinkdDaemon
 
+/// The lines of the file a program appends to, once it has `count` of them (a file written by another process gives
+/// no event to wait on: it is read again every 20 ms, for up to 10 s).
+private func lines(of file: URL, count: Int) async throws -> [Substring] {
+    for _ in 0..<500 {
+        let lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n")
+        if lines.count >= count { return lines }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n")
+}
+
 /// The daemon's link handling without a socket: a service built from an apps.d folder, with the client injected.
 @Suite struct LinkServiceTests {
     /// A service over `apps` (one apps.d file), its spool and stop in a scratch folder.
@@ -26,7 +37,7 @@ import Testing
             #expect(loaded.errors.isEmpty)
             let activity = Activity()
             shutdown = Shutdown()
-            supervisor = ProgramSupervisor(timeLimit: .seconds(30), activity: activity)
+            supervisor = ProgramSupervisor()
             service = LinkService(
                 resolver: LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false),
                 spool: try Spool(directory: root.appendingPathComponent("spool").path),
@@ -34,6 +45,7 @@ import Testing
                 activity: activity,
                 shutdown: shutdown,
                 supervisor: supervisor,
+                execTimeLimit: .seconds(30),
                 forwardTTL: forwardTTL,
                 pkceStore: PKCEStore(stateFolder: root.path)
             )
@@ -212,8 +224,8 @@ import Testing
             """#
         let world = try World(apps: apps)
         let spool = world.service.spool
-        let once = try spool.add(url: "myapp://note/1", kind: .exec)
-        var twice = try spool.add(url: "myapp://note/2", kind: .exec)
+        let once = try spool.add(url: "myapp://note/1", kind: .exec(program: nil))
+        var twice = try spool.add(url: "myapp://note/2", kind: .exec(program: nil))
         twice.attempts = 2
         try spool.write(twice)
         let queued = try spool.add(url: "myapp://inbox/3", kind: .forward(app: "com.example.A", expires: 4_102_444_800))
@@ -222,7 +234,7 @@ import Testing
             await world.service.replay()
             try await world.service.activity.waitUntilQuiet()
         }
-        let payloads = try String(contentsOf: received, encoding: .utf8).split(separator: "\n")
+        let payloads = try await lines(of: received, count: 1)
         #expect(payloads.count == 1 && payloads[0].contains(#""id": "\#(once.id)""#))
         #expect(world.spooled.map(\.id) == [queued.id])
         let subscriber = await world.service.forward.subscribe("com.example.A", service: world.service)

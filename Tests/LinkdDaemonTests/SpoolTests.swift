@@ -1,5 +1,6 @@
 import Foundation
 import LinkdDaemon
+import LinkdSystem
 import Testing
 
 /// The spool's files: each kind written and read back, 0600 in a 0700 folder, named by id alone; files of linkd
@@ -11,7 +12,8 @@ import Testing
     }
 
     @Test(arguments: [
-        Spool.Entry.Kind.exec, .dbus, .forward(app: "com.example.Notes", expires: 1_700_000_600), .reset(sent: false),
+        Spool.Entry.Kind.exec(program: nil), .exec(program: ProcessIdentity(pid: 42, startTime: 9_000)), .dbus,
+        .forward(app: "com.example.Notes", expires: 1_700_000_600), .reset(sent: false),
         .reset(sent: true),
     ])
     func eachKindIsReadBackAsWritten(_ kind: Spool.Entry.Kind) throws {
@@ -33,7 +35,7 @@ import Testing
     @Test func entriesComeOldestFirstAndARewriteKeepsOneFile() throws {
         let (spool, folder) = try makeSpool()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try spool.add(url: "a://1", kind: .exec)
+        let first = try spool.add(url: "a://1", kind: .exec(program: nil))
         let second = try spool.add(url: "a://2", kind: .reset(sent: false))
         var sent = second
         sent.kind = .reset(sent: true)
@@ -48,7 +50,7 @@ import Testing
         (#""action": "reset", "sent": true"#, Spool.Entry.Kind.reset(sent: true)),
         (#""action": "reset""#, .reset(sent: false)),
         (#""app": "a", "expires": 5"#, .forward(app: "a", expires: 5)),
-        ("", .exec),
+        ("", .exec(program: nil)),
     ])
     func entriesOfTheFirstVersionAreRead(_ members: String, _ kind: Spool.Entry.Kind) throws {
         let (spool, folder) = try makeSpool()

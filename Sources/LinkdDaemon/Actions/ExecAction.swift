@@ -5,30 +5,36 @@ import LinkdFormats
 import LinkdSystem
 
 /// The `exec` action: the app's program gets the route as one JSON object on standard input, with the real values,
-/// and nothing secret in its argv or environment. The link is delivered once the program has read all of it; the
-/// ``ProgramSupervisor`` then watches the program until it exits.
+/// and nothing secret in its argv or environment. Until it has read all of it, it has the time limit (SIGTERM, then
+/// SIGKILL 5 s later); once it has, the link is delivered and leaves the spool, and the program may run as long as it
+/// likes — it outlives the daemon, and its link is never replayed. What it writes goes to the log, redacted
+/// (``ProgramSupervisor``).
 struct ExecAction: Action {
-    /// How long a program may take to read its standard input before the delivery counts as failed.
-    static let readDeadline: Duration = .seconds(10)
-
+    /// How long a program may take to read its link (`LINKD_EXEC_TIME_LIMIT`).
+    let timeLimit: Duration
     let supervisor: ProgramSupervisor
 
     func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
-        guard case .exec(let arguments) = link.claim.action else { preconditionFailure("an exec link") }
+        guard case .exec = link.claim.action else { preconditionFailure("an exec link") }
         if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
-            entry = try service.record(link.url, kind: .exec)
+            entry = try service.record(link.url, kind: .exec(program: nil))
         } catch {
             await service.finishFlight(link.flightKey, with: .failed(error))
             return .failed(error)
         }
         service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
-        return await deliver(arguments, link: link, entry: entry, service: service)
+        return await deliver(link: link, entry: entry, service: service)
     }
 
     func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async {
-        guard let link, case .exec(let arguments) = link.claim.action else {
+        // The program started for it never read all of the link (it would have left the spool): it is ended first.
+        if case .exec(let program?) = entry.kind, program.isRunning {
+            program.send(SIGKILL)
+            service.log.notice("link \(entry.shortID): the program (pid \(program.pid)) that had not read it was ended")
+        }
+        guard let link, case .exec = link.claim.action else {
             service.log.warning("link \(entry.shortID) no longer routes to a program and is dropped")
             service.spool.remove(entry.id)
             return
@@ -39,37 +45,43 @@ struct ExecAction: Action {
             return
         }
         service.log.notice("link \(entry.shortID) replayed after a crash", link.logFields(entry))
-        _ = await deliver(arguments, link: link, entry: again, service: service)
+        _ = await deliver(link: link, entry: again, service: service)
     }
 
     /// Starts the program, hands it the payload, and answers once it has read it (or failed to).
-    private func deliver(
-        _ arguments: [String],
-        link: ClaimedLink,
-        entry: Spool.Entry,
-        service: LinkService
-    ) async -> WireProtocol.Response {
+    private func deliver(link: ClaimedLink, entry: Spool.Entry, service: LinkService) async -> WireProtocol.Response {
+        guard case .exec(let arguments) = link.claim.action else { preconditionFailure("an exec link") }
         let payload = Self.payload(id: entry.id, app: link.appName, route: link.route, url: entry.url)
+        var subprocess = Subprocess(arguments, environment: Self.environment(linkID: entry.id), directory: "/")
+        subprocess.output = .pipe
+        subprocess.errorOutput = .sameAsOutput
         do {
-            var subprocess = Subprocess(arguments, environment: Self.environment(linkID: entry.id))
-            subprocess.output = .descriptor(.standardError)
-            subprocess.errorOutput = .descriptor(.standardError)
-            subprocess.diesWithParent = true
-            let program = try await subprocess.deliver(payload, deadline: .now + Self.readDeadline)
+            let program = try await subprocess.deliver(payload, deadline: .now + timeLimit) { running in
+                // Recorded before the program is given anything, so a daemon that dies now leaves a trace of it.
+                var started = entry
+                started.kind = .exec(program: ProcessIdentity.of(running.pid))
+                try? service.spool.write(started)
+            }
+            service.spool.remove(entry.id)  // delivered: the program has it, and it is never replayed
             service.log.info(
                 "link \(entry.shortID) delivered to '\(arguments[0])' (pid \(program.pid))",
                 link.logFields(entry)
             )
             let response = WireProtocol.Response.accepted(route: link.route.id, app: link.appName, state: .delivered)
             await service.finishFlight(link.flightKey, with: response, keepingItOpen: true)
-            supervisor.watch(program, entry: entry, flightKey: link.flightKey)
+            supervisor.watch(program, name: arguments[0], link: link, entry: entry)
             return response
         } catch {
-            service.spool.remove(entry.id)
-            service.log.warning(
-                "link \(entry.shortID) not delivered to '\(arguments[0])': \(error)",
-                link.logFields(entry)
-            )
+            if Task.isCancelled {
+                // The daemon is stopping before the program read the link: the link stays for the next daemon.
+                service.log.notice("link \(entry.shortID): the daemon stopped before the program read it")
+            } else {
+                service.spool.remove(entry.id)
+                service.log.warning(
+                    "link \(entry.shortID) not delivered to '\(arguments[0])': \(error)",
+                    link.logFields(entry)
+                )
+            }
             let failure = WireProtocol.Failure(
                 kind: .unavailable,
                 reason: "action_failed",
@@ -98,12 +110,14 @@ struct ExecAction: Action {
         return Array((object.serialized + "\n").utf8)
     }
 
-    /// The daemon's environment without what belongs to the daemon alone, plus `LINKD_LINK_ID`.
+    /// The daemon's environment without what belongs to the daemon alone, with the fixed program search path
+    /// (never that of whichever client started the daemon), plus `LINKD_LINK_ID`.
     static func environment(linkID: String) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for key in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES", "NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC"] {
             environment.removeValue(forKey: key)
         }
+        environment["PATH"] = XDGDirectories(environment: environment).programSearchPath
         environment["LINKD_LINK_ID"] = linkID
         return environment
     }

@@ -1,36 +1,47 @@
-import Glibc
+import LinkdConfig
+import LinkdFormats
 import LinkdSystem
 
-/// Watches the programs of `exec` links after delivery: when one exits its link leaves the spool and its flight
-/// ends; one still running at the time limit is killed. Each wait is on the program's pidfd, not a poll.
+/// Watches the programs of delivered `exec` links: what a program writes goes to the log line by line, with its
+/// link's secrets and anything shaped like a token redacted, and when it exits it is reaped and its link's flight
+/// ends (a repeat of the link until then joins it). The reads and the exit are reactor events. A program does not
+/// keep the daemon up: when the daemon stops first, the program goes on (a write after that meets a closed pipe).
 final class ProgramSupervisor: Sendable {
     private struct Watched: Sendable {
         let program: Subprocess.Running
-        let entry: Spool.Entry
+        let name: String
+        let entryID: String
+        let fields: [(String, String)]
+        let secrets: [String]
         let flightKey: String
-        let started: ContinuousClock.Instant
     }
 
-    /// How long a program may run (`LINKD_EXEC_TIME_LIMIT`).
-    let timeLimit: Duration
-    private let activity: Activity
     private let stream: AsyncStream<Watched>
     private let continuation: AsyncStream<Watched>.Continuation
 
-    init(timeLimit: Duration, activity: Activity) {
-        self.timeLimit = timeLimit
-        self.activity = activity
+    init() {
         (stream, continuation) = AsyncStream.makeStream(of: Watched.self)
     }
 
-    /// Watches `program`, delivered for `entry`; the daemon stays up (``Activity``) while it runs.
-    func watch(_ program: Subprocess.Running, entry: Spool.Entry, flightKey: String) {
-        activity.hold()
-        continuation.yield(Watched(program: program, entry: entry, flightKey: flightKey, started: .now))
+    /// Watches `program` (named `name` in the log), which read `entry`'s link.
+    func watch(_ program: Subprocess.Running, name: String, link: ClaimedLink, entry: Spool.Entry) {
+        let secrets = link.route.fields.compactMap { field -> String? in
+            guard case .secret(let secret) = field.value else { return nil }
+            return secret.revealed()
+        }
+        continuation.yield(
+            Watched(
+                program: program,
+                name: name,
+                entryID: String(entry.shortID),
+                fields: link.logFields(entry),
+                secrets: secrets,
+                flightKey: link.flightKey
+            )
+        )
     }
 
-    /// Runs the watches until the task is cancelled; a program still running then is left to die with the daemon
-    /// (`PR_SET_PDEATHSIG`), its link still in the spool.
+    /// Runs the watches until the task is cancelled.
     func run(service: LinkService) async {
         await withDiscardingTaskGroup { group in
             for await watched in stream {
@@ -40,24 +51,38 @@ final class ProgramSupervisor: Sendable {
     }
 
     private func supervise(_ watched: Watched, service: LinkService) async {
-        defer { activity.release() }
         let program = watched.program
-        let status: Int32
-        do {
-            do {
-                status = try await program.exitStatus(deadline: watched.started + timeLimit)
-            } catch ReactorError.timedOut {
-                program.send(SIGKILL)
-                service.log.warning("link \(watched.entry.shortID): the program ran past \(timeLimit) and was killed")
-                status = try await program.exitStatus()
+        defer { program.closeDescriptors() }
+        if let output = program.output, let socket = try? AsyncSocket(output) {
+            var reader = LineReader(socket, limit: 4_096)
+            while true {
+                let line: [UInt8]
+                do {
+                    guard let next = try await reader.nextLine(deadline: nil) else { break }
+                    line = next
+                } catch is LineReader.LineTooLong {
+                    continue  // the rest of an over-long line is read as the next ones
+                } catch {
+                    return  // the daemon is stopping
+                }
+                service.log.info(
+                    "link \(watched.entryID): \(watched.name): \(redact(String(decoding: line, as: UTF8.self), watched))",
+                    watched.fields
+                )
             }
-        } catch {
-            return  // the daemon is stopping
         }
-        program.closeDescriptors()
-        service.spool.remove(watched.entry.id)
+        guard let status = try? await program.exitStatus() else { return }
         await service.endFlight(watched.flightKey)
-        let message = "link \(watched.entry.shortID): the program (pid \(program.pid)) exited with status \(status)"
-        if status == 0 { service.log.info(message) } else { service.log.warning(message) }
+        let message = "link \(watched.entryID): the program (pid \(program.pid)) exited with status \(status)"
+        if status == 0 {
+            service.log.info(message, watched.fields)
+        } else {
+            service.log.warning(message, watched.fields)
+        }
+    }
+
+    /// `text` with the link's own secret values replaced; the log redacts token shapes on top.
+    private func redact(_ text: String, _ watched: Watched) -> String {
+        watched.secrets.filter { !$0.isEmpty }.reduce(text) { $0.replacing($1, with: "<redacted>") }
     }
 }

@@ -31,6 +31,7 @@ actor LinkService {
         activity: Activity,
         shutdown: Shutdown,
         supervisor: ProgramSupervisor,
+        execTimeLimit: Duration,
         forwardTTL: Double,
         pkceStore: PKCEStore?
     ) {
@@ -39,7 +40,7 @@ actor LinkService {
         self.log = log
         self.activity = activity
         self.shutdown = shutdown
-        exec = ExecAction(supervisor: supervisor)
+        exec = ExecAction(timeLimit: execTimeLimit, supervisor: supervisor)
         dbus = DBusAction()
         forward = ForwardAction(timeToLive: forwardTTL)
         reset = ResetAction(pkceStore: pkceStore)
@@ -150,7 +151,7 @@ actor LinkService {
     }
 
     /// Answers every open that joined `key`. With `keepingItOpen` the flight stays (a repeat gets `response`) until
-    /// ``endFlight(_:)``; otherwise it ends now.
+    /// ``endFlight(_:)``, without keeping the daemon up; otherwise it ends now.
     func finishFlight(_ key: String, with response: WireProtocol.Response, keepingItOpen: Bool = false) {
         guard var flight = flights[key] else { return }
         let waiters = flight.waiters
@@ -158,13 +159,13 @@ actor LinkService {
         flight.response = response
         flights[key] = flight
         for waiter in waiters { waiter.resume(returning: response) }
-        if !keepingItOpen { endFlight(key) }
+        activity.release()  // answered: what stays open only joins repeats, and keeps the daemon up no longer
+        if !keepingItOpen { flights.removeValue(forKey: key) }
     }
 
     /// Ends the flight of `key` (its program exited): the next open of the link is a new run.
     func endFlight(_ key: String) {
         guard let flight = flights.removeValue(forKey: key) else { return }
-        precondition(flight.waiters.isEmpty, "a flight ends after its answer")
-        activity.release()
+        precondition(flight.waiters.isEmpty && flight.response != nil, "a flight ends after its answer")
     }
 }

@@ -1,10 +1,12 @@
+package import LinkdSystem
+
 extension Spool {
     /// One accepted link and the action it waits for.
     package struct Entry: Sendable, Equatable {
         /// Which action the link waits for, with what that action must remember across a restart.
         package enum Kind: Sendable, Equatable {
-            /// An `exec` program has not read the link yet.
-            case exec
+            /// An `exec` program has not read the link yet; `program` is the one started for it, once there is one.
+            case exec(program: ProcessIdentity?)
             /// The app's D-Bus service has not taken the link yet.
             case dbus
             /// Queued for `app`'s subscriber until `expires` (seconds since 1970).
@@ -38,7 +40,7 @@ extension Spool {
 
 extension Spool.Entry: Codable {
     private enum Key: String, CodingKey {
-        case id, url, attempts, accepted, kind, app, expires, sent, action
+        case id, url, attempts, accepted, kind, app, expires, sent, action, program
     }
 
     /// Reads an entry. An entry without `kind` was written by linkd 0.1, whose files said the same with `action`,
@@ -54,7 +56,7 @@ extension Spool.Entry: Codable {
             ?? container.decodeIfPresent(String.self, forKey: .action)
             ?? (container.contains(.expires) ? "forward" : "exec")
         switch name {
-        case "exec": kind = .exec
+        case "exec": kind = .exec(program: try container.decodeIfPresent(ProcessIdentity.self, forKey: .program))
         case "dbus": kind = .dbus
         case "forward":
             kind = .forward(
@@ -74,7 +76,9 @@ extension Spool.Entry: Codable {
         try container.encode(attempts, forKey: .attempts)
         try container.encode(accepted, forKey: .accepted)
         switch kind {
-        case .exec: try container.encode("exec", forKey: .kind)
+        case .exec(let program):
+            try container.encode("exec", forKey: .kind)
+            try container.encodeIfPresent(program, forKey: .program)
         case .dbus: try container.encode("dbus", forKey: .kind)
         case .forward(let app, let expires):
             try container.encode("forward", forKey: .kind)
