@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Glibc
 
 extension DaemonHarness {
@@ -64,6 +64,14 @@ extension DaemonHarness {
             throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO)
         }
         return fd
+    }
+
+    /// Writes an executable `/bin/sh` script `name` with `body` into the world's folder.
+    package func script(_ name: String, _ body: String) throws -> URL {
+        let url = root.appendingPathComponent(name)
+        try Data(("#!/bin/sh\n" + body).utf8).write(to: url)
+        chmod(url.path, 0o755)
+        return url
     }
 }
 

@@ -64,10 +64,7 @@ package final class ResetWorld: Sendable {
     /// - Returns: the script's URL.
     /// - Throws: when it cannot be written.
     package func script(_ name: String, _ body: String) throws -> URL {
-        let url = world.root.appendingPathComponent(name)
-        try Data(("#!/bin/sh\n" + body).utf8).write(to: url)
-        chmod(url.path, 0o755)
-        return url
+        try world.script(name, body)
     }
 
     /// `linkd open --password-stdin URL` with `password` on stdin.

@@ -11,11 +11,11 @@ import Testing
     /// then SIGKILL five seconds later.
     @Test func aProgramThatDoesNotReadInTimeGetsSIGTERMThenSIGKILL() throws {
         let world = try DaemonHarness()
-        let stubborn = world.root.appendingPathComponent("stubborn.sh")
         let trapped = world.root.appendingPathComponent("trapped")
-        try Data("#!/bin/sh\ntrap 'echo TERM >> \(trapped.path)' TERM\nwhile :; do sleep 0.1; done\n".utf8)
-            .write(to: stubborn)
-        chmod(stubborn.path, 0o755)
+        let stubborn = try world.script(
+            "stubborn.sh",
+            "trap 'echo TERM >> \(trapped.path)' TERM\nwhile :; do sleep 0.1; done\n"
+        )
         try world.writeApps(program: stubborn.path, slow: stubborn.path)
         let daemon = try world.startDaemon(
             ["--idle-exit", "30"],

@@ -123,10 +123,8 @@ import Testing
     /// link again, once, with the same id.
     @Test func aKilledDaemonsUndeliveredLinkIsReplayedOnceAndItsProgramEnded() throws {
         let world = try DaemonHarness()
-        let late = world.root.appendingPathComponent("late.sh")
         let marker = world.root.appendingPathComponent("started")
-        try Data("#!/bin/sh\necho $$ >> \(marker.path)\nsleep 2\ncat >> \(world.received.path)\n".utf8).write(to: late)
-        chmod(late.path, 0o755)
+        let late = try world.script("late.sh", "echo $$ >> \(marker.path)\nsleep 2\ncat >> \(world.received.path)\n")
         try world.writeApps(program: late.path, slow: late.path)
         let daemon = try world.startDaemon(["--idle-exit", "10"])
         let opening = try world.start(["open", "myapp://note/7"])
@@ -284,9 +282,7 @@ import Testing
     /// anything shaped like a token redacted.
     @Test func whatAProgramWritesReachesTheLogRedacted() throws {
         let world = try DaemonHarness()
-        let echo = world.root.appendingPathComponent("echo.sh")
-        try Data("#!/bin/sh\ncat\necho finished >&2\n".utf8).write(to: echo)
-        chmod(echo.path, 0o755)
+        let echo = try world.script("echo.sh", "cat\necho finished >&2\n")
         try world.writeApps(program: echo.path, slow: echo.path)
         let link = "myapp://note/1?code=\(Self.canary)c#access_token=\(Self.canary).a.b&refresh_token=\(Self.canary)r"
         #expect(try world.run(["open", link]).status == 0)

@@ -11,9 +11,7 @@ import Testing
     /// A program that waits a second before it reads its payload: SIGTERM comes while it has not read it yet.
     @Test func aProgramStillToReadItsLinkGetsItAfterSIGTERM() throws {
         let world = try DaemonHarness()
-        let late = world.root.appendingPathComponent("late.sh")
-        try Data("#!/bin/sh\nsleep 1\ncat >> \(world.received.path)\n".utf8).write(to: late)
-        chmod(late.path, 0o755)
+        let late = try world.script("late.sh", "sleep 1\ncat >> \(world.received.path)\n")
         try world.writeApps(program: late.path, slow: late.path)
         _ = try world.run(["open", "myapp://unclaimed"])  // starts the daemon
         let daemons = world.daemonPIDs()
