@@ -18,13 +18,13 @@ struct RouteCommand: Command {
           <url>                   A link to route; '-' reads one link per line from standard input.
 
         OPTIONS:
-          --json                  Print one JSON object per link: route, app and fields, or the error.
+          --json                  Print one JSON object per link: route, app, action and fields, or the error.
           --reveal                Print secrets (tokens, codes, keys) and the whole input instead of '<redacted>'.
           --config <dir>          Use only the apps in this apps.d folder; a link none of them claims is unmatched.
           -h, --help              Show help information.
 
         Without --config, the installed apps (apps.d under $XDG_CONFIG_HOME/linkd, /etc/linkd, /usr/share/linkd)
-        are tried first, then the built-in formats.
+        are tried first, then the built-in formats. A link an app claims shows the action linkd would run for it.
 
         EXIT STATUS:
           0 every link routed, 1 some link matched no route, 65 some link was refused, 64 usage error.
