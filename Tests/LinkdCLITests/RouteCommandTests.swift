@@ -77,19 +77,27 @@ import Testing
         #expect(!output.stdout.unicodeScalars.contains("\u{202E}"))
     }
 
-    /// Writes `files` into a new apps.d folder, runs `linkd route --config <folder>` with `arguments` after it, and
-    /// removes the folder.
+    /// Writes `files` into a new folder `<root>/apps.d`, and a program `notes` into `<root>/home/.local/bin`; runs
+    /// `linkd route --config <root>/apps.d` with `arguments` after it and `HOME` at `<root>/home`; removes the root.
     private func route(
         config files: [String: String],
-        _ arguments: [String],
-        environment: [String: String] = [:]
-    ) throws -> (folder: String, output: LinkdProcess.Output) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-route-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        _ arguments: [String]
+    ) throws -> (root: String, output: LinkdProcess.Output) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-route-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("apps.d")
+        let bin = root.appendingPathComponent("home/.local/bin")
+        for made in [folder, bin] {
+            try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+        }
+        defer { try? FileManager.default.removeItem(at: root) }
         for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
-        let output = try LinkdProcess.run(["route", "--config", folder.path] + arguments, environment: environment)
-        return (folder.path, output)
+        try Data("#!/bin/sh\ncat\n".utf8).write(to: bin.appendingPathComponent("notes"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.path + "/notes")
+        let output = try LinkdProcess.run(
+            ["route", "--config", folder.path] + arguments,
+            environment: ["HOME": root.path + "/home"]
+        )
+        return (root.path, output)
     }
 
     @Test func usesOnlyTheGivenConfigAndExplainsWhatNoAppClaims() throws {
@@ -99,7 +107,7 @@ import Testing
                          { "match": "com.example.notes://note/{id}", "action": { "exec": ["notes"] } } ],
               "backend": { "kind": "supabase", "url": "https://abcd.supabase.co", "apiKey": "anon" } }
             """#
-        let (folder, output) = try route(
+        let (root, output) = try route(
             config: ["notes.json": notes, "broken.json": "{"],
             [
                 "--json", "com.example.notes://reset?code=c0de", "com.example.notes://note/7?x=1",
@@ -114,12 +122,12 @@ import Testing
         )
         #expect(
             lines[1]
-                == #"{"input": "com.example.notes://note/7?x=1", "route": "com.example.notes://note/{id}", "app": "com.example.Notes", "action": {"exec": ["notes"]}, "fields": {"id": "7", "x": "1"}}"#
+                == #"{"input": "com.example.notes://note/7?x=1", "route": "com.example.notes://note/{id}", "app": "com.example.Notes", "action": {"exec": ["\#(root)/home/.local/bin/notes"]}, "fields": {"id": "7", "x": "1"}}"#
         )
         #expect(lines[2].contains(#""reason": "no_app""#))
         #expect(lines[2].contains(#"'com.example.notes://reset': host is 'settings', not 'reset'"#))
         #expect(lines[3].contains(#""reason": "no_app""#))
-        #expect(output.stderr == "Warning: config: \(folder)/broken.json: $: not valid JSON\n")
+        #expect(output.stderr == "Warning: config: \(root)/apps.d/broken.json:1:2: $: not valid JSON: expected a key\n")
         #expect(output.status == 1)
     }
 
