@@ -127,7 +127,9 @@ import Testing
         #expect(lines[2].contains(#""reason": "no_app""#))
         #expect(lines[2].contains(#"'com.example.notes://reset': host is 'settings', not 'reset'"#))
         #expect(lines[3].contains(#""reason": "no_app""#))
-        #expect(output.stderr == "Warning: config: \(root)/apps.d/broken.json:1:2: $: not valid JSON: expected a key\n")
+        #expect(
+            output.stderr == "Warning: the configuration has 1 problem; run 'linkd check --config \(root)/apps.d'\n"
+        )
         #expect(output.status == 1)
     }
 
@@ -153,13 +155,14 @@ import Testing
         #expect(output.status == 0)
     }
 
-    @Test func theInstalledAppsComeFirstThenTheBuiltIns() throws {
+    @Test func theInstalledAppsComeFirstThenTheBuiltInsAndProblemsAreCountedOnce() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-xdg-\(UUID().uuidString)")
         let appsD = home.appendingPathComponent("linkd/apps.d")
         try FileManager.default.createDirectory(at: appsD, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
         try Data(#"{"app": "org.example.Mail", "links": [{"match": "mailapp://open/{id}", "action": "forward"}]}"#.utf8)
             .write(to: appsD.appendingPathComponent("mail.json"))
+        try Data(#"{"app": "a.b", "links": [], "x": 1}"#.utf8).write(to: appsD.appendingPathComponent("bad.json"))
         let output = try LinkdProcess.run(
             ["route", "--json", "mailapp://open/42", "myapp://cb?code=c0de"],
             environment: ["XDG_CONFIG_HOME": home.path]
@@ -167,6 +170,7 @@ import Testing
         let lines = output.stdout.split(separator: "\n")
         #expect(lines.first?.contains(#""route": "mailapp://open/{id}", "app": "org.example.Mail""#) == true)
         #expect(lines.last?.contains(#""route": "supabase.pkce", "app": null"#) == true)
+        #expect(output.stderr == "Warning: the configuration has 2 problems; run 'linkd check'\n")
         #expect(output.status == 0)
     }
 
