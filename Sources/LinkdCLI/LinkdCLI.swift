@@ -7,8 +7,8 @@ package enum LinkdCLI {
     package static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        OpenCommand.self, ParseCommand.self, RouteCommand.self, RegisterCommand.self, UnregisterCommand.self,
-        StatusCommand.self, DaemonCommand.self, ResetCommand.self,
+        OpenCommand.self, ParseCommand.self, RouteCommand.self, CheckCommand.self, RegisterCommand.self,
+        UnregisterCommand.self, StatusCommand.self, DaemonCommand.self, ResetCommand.self,
     ]
 
     static var help: String {

@@ -18,13 +18,14 @@ struct RouteCommand: Command {
           <url>                   A link to route; '-' reads one link per line from standard input.
 
         OPTIONS:
-          --json                  Print one JSON object per link: route, app and fields, or the error.
+          --json                  Print one JSON object per link: route, app, action and fields, or the error.
           --reveal                Print secrets (tokens, codes, keys) and the whole input instead of '<redacted>'.
           --config <dir>          Use only the apps in this apps.d folder; a link none of them claims is unmatched.
           -h, --help              Show help information.
 
         Without --config, the installed apps (apps.d under $XDG_CONFIG_HOME/linkd, /etc/linkd, /usr/share/linkd)
-        are tried first, then the built-in formats.
+        are tried first, then the built-in formats. A link an app claims shows the action linkd would run for it.
+        Problems in the configuration are counted on standard error; 'linkd check' lists them.
 
         EXIT STATUS:
           0 every link routed, 1 some link matched no route, 65 some link was refused, 64 usage error.
@@ -50,7 +51,11 @@ struct RouteCommand: Command {
         let loader =
             configDirectory.map { ConfigLoader(directories: [URL(fileURLWithPath: $0)]) } ?? ConfigLoader.installed()
         let loaded = loader.load()
-        for error in loaded.errors { console.writeError("Warning: config: \(error)\n") }
+        if !loaded.errors.isEmpty {
+            let count = CheckCommand.count(loaded.errors.count, "problem")
+            let check = configDirectory.map { "linkd check --config \(DisplayText.sanitize($0))" } ?? "linkd check"
+            console.writeError("Warning: the configuration has \(count); run '\(check)'\n")
+        }
         let resolver = LinkResolver(apps: loaded.apps, fallbackToBuiltIns: configDirectory == nil)
         let output = RouteOutput(reveal: reveal, unmatchedReason: configDirectory == nil ? "no_route" : "no_app")
         var worst = ExitCode.success

@@ -23,13 +23,18 @@ package struct LinkConfig: Sendable {
     package var action: LinkAction
     /// A backend for this link alone, when the app talks to two.
     package var backend: BackendConfig?
+    /// The link's JSON path in its file (`$.links[2]`).
+    package var path: String
+    /// Where its `match` value stands in its file.
+    package var position: TextPosition
 }
 
 /// What linkd does with a routed link.
 package enum LinkAction: Sendable, Hashable {
     /// Run the password reset with the app's backend.
     case reset
-    /// Start a program and hand it the route as JSON on standard input.
+    /// Start a program and hand it the route as JSON on standard input: the argv, whose first word is the program's
+    /// absolute path as ``ProgramSearch`` found it when the configuration was read, so that exactly that file runs.
     case exec([String])
     /// Call `org.freedesktop.Application.Open` on the app id.
     case dbus(String)

@@ -1,26 +1,51 @@
-import FoundationEssentials
 import LinkdFormats
 import LinkdRouting
 
-/// Reads one app's JSON into an ``AppConfig``, collecting every problem with its JSON path.
+/// Reads one app's JSON into an ``AppConfig``, collecting every problem with its JSON path and the line and column of
+/// the value it is about.
+///
+/// Most problems make the whole app unusable, and it is not loaded. A link whose program cannot be found (see
+/// ``ProgramSearch``) is a problem of that link alone: the link is left out, so the resolver never routes to it and
+/// the link is reported, not run, while the app's other links load.
 struct AppConfigDecoder {
     let file: String
+    let programs: ProgramSearch
     private(set) var errors: [ConfigError] = []
+    /// How many of ``errors`` stop the app from loading.
+    private var fatalCount = 0
+    private var locations = JSONLocations(scanning: [])
+    /// Whether the app names a backend that has problems (reported already: its reset links say nothing more).
+    private var hasBrokenAppBackend = false
 
-    init(file: String) {
+    init(file: String, programs: ProgramSearch) {
         self.file = file
+        self.programs = programs
     }
 
-    private mutating func fail(_ path: String, _ problem: String) {
-        errors.append(ConfigError(file: file, path: path, problem: problem))
+    /// Records a problem with the value at `path` that stops the app from loading.
+    mutating func fail(_ path: String, _ problem: String) {
+        report(path, problem)
+        fatalCount += 1
     }
 
-    /// The config, or `nil` when any problem was found (then ``errors`` says which).
-    mutating func decode(_ data: Data) -> AppConfig? {
-        guard let object = try? JSONValue.parse(data) else {
-            fail("$", "not valid JSON")
+    /// Records a problem with the value at `path` that leaves the app loadable.
+    mutating func report(_ path: String, _ problem: String) {
+        errors.append(ConfigError(file: file, position: locations.value(at: path), path: path, problem: problem))
+    }
+
+    /// The position of the value at `path`.
+    func position(of path: String) -> TextPosition { locations.value(at: path) }
+
+    /// The config, or `nil` when a problem stops it from loading (then ``errors`` says which).
+    mutating func decode(_ bytes: [UInt8]) -> AppConfig? {
+        let object: JSONValue
+        do throws(JSONValue.ParseError) {
+            object = try JSONValue.parse(bytes)
+        } catch {
+            notJSON(error, in: bytes)
             return nil
         }
+        locations = JSONLocations(scanning: bytes)
         guard object.objectMembers != nil else {
             fail("$", "expected an object")
             return nil
@@ -28,6 +53,7 @@ struct AppConfigDecoder {
         checkKeys(object, allowed: ["app", "links", "backend"], at: "$")
         let app = appID(object["app"], at: "$.app")
         let backend = object["backend"].flatMap { backendConfig($0, at: "$.backend") }
+        hasBrokenAppBackend = object["backend"] != nil && backend == nil
         var links: [LinkConfig] = []
         if let array = object["links"]?.arrayElements, !array.isEmpty {
             for (index, entry) in array.enumerated() {
@@ -36,16 +62,51 @@ struct AppConfigDecoder {
         } else {
             fail("$.links", object["links"] == nil ? "missing" : "expected a non-empty array of links")
         }
-        guard errors.isEmpty, let app else { return nil }
+        guard fatalCount == 0, let app else { return nil }
         return AppConfig(app: app, file: file, links: links, backend: backend)
     }
 
-    private mutating func checkKeys(_ object: JSONValue, allowed: Set<String>, at path: String) {
-        let keys = Set((object.objectMembers ?? []).map(\.0))
-        for key in keys.sorted() where !allowed.contains(key) { fail("\(path).\(key)", "unknown key") }
+    /// Records why `bytes` are not JSON, where they break; a comma before a closing bracket is named as such, at
+    /// the comma.
+    private mutating func notJSON(_ error: JSONValue.ParseError, in bytes: [UInt8]) {
+        var offset = error.offset
+        var problem = "not valid JSON: \(error.problem)"
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") || bytes[offset] == UInt8(ascii: "]"),
+            let comma = bytes[..<offset].lastIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+            bytes[comma] == UInt8(ascii: ",")
+        {
+            offset = comma
+            problem = "not valid JSON: a comma before '\(Character(Unicode.Scalar(bytes[error.offset])))'"
+        }
+        errors.append(ConfigError(file: file, position: .of(offset: offset, in: bytes), path: "$", problem: problem))
+        fatalCount += 1
     }
 
-    private mutating func string(_ value: JSONValue?, at path: String) -> String? {
+    mutating func checkKeys(_ object: JSONValue, allowed: Set<String>, at path: String) {
+        let keys = Set((object.objectMembers ?? []).map(\.0))
+        for key in keys.sorted() where !allowed.contains(key) {
+            let keyPath = "\(path).\(key)"
+            let near = allowed.filter { !keys.contains($0) && Self.isTypo(key, of: $0) }.sorted().first
+            let problem = near.map { "unknown key; did you mean '\($0)'?" } ?? "unknown key"
+            errors.append(
+                ConfigError(file: file, position: locations.key(at: keyPath), path: keyPath, problem: problem)
+            )
+            fatalCount += 1
+        }
+    }
+
+    /// Whether `typed` is `word` with one character left out, added, changed, or swapped with its neighbour.
+    static func isTypo(_ typed: String, of word: String) -> Bool {
+        let (a, b) = (Array(typed), Array(word))
+        guard abs(a.count - b.count) <= 1, a != b else { return false }
+        guard let first = a.indices.first(where: { $0 < b.count && a[$0] != b[$0] }) else { return true }
+        let (restA, restB) = (a[(first + 1)...], b[(first + 1)...])
+        return restA.elementsEqual(restB) || restA.elementsEqual(b[first...]) || a[first...].elementsEqual(restB)
+            || (restA.first == b[first] && restB.first == a[first]
+                && restA.dropFirst().elementsEqual(restB.dropFirst()))
+    }
+
+    mutating func string(_ value: JSONValue?, at path: String) -> String? {
         guard let value else {
             fail(path, "missing")
             return nil
@@ -58,7 +119,7 @@ struct AppConfigDecoder {
     }
 
     /// A reverse-DNS id (`com.example.Notes`): dot-separated words of letters, digits, `_` and `-`.
-    private mutating func appID(_ value: JSONValue?, at path: String) -> String? {
+    mutating func appID(_ value: JSONValue?, at path: String) -> String? {
         guard let text = string(value, at: path) else { return nil }
         let words = text.split(separator: ".", omittingEmptySubsequences: false)
         let isValid =
@@ -101,102 +162,18 @@ struct AppConfigDecoder {
         }
         let action = linkAction(object["action"], at: "\(path).action")
         let backend = object["backend"].flatMap { backendConfig($0, at: "\(path).backend") }
-        if action == .reset {
+        let hasBrokenBackend = object["backend"] == nil ? hasBrokenAppBackend : backend == nil
+        if action == .reset && !hasBrokenBackend {
             checkReset(format: format, backend: backend ?? appBackend, hasOwnBackend: backend != nil, at: path)
         }
         guard let pattern, let action else { return nil }
-        return LinkConfig(match: pattern, format: format, action: action, backend: backend)
-    }
-
-    private mutating func checkReset(
-        format: AuthLinkFormat?,
-        backend: BackendConfig?,
-        hasOwnBackend: Bool,
-        at path: String
-    ) {
-        guard format == .supabase || format == .appservices else {
-            fail("\(path).format", "action 'reset' needs format 'supabase' or 'appservices'")
-            return
-        }
-        guard let backend else {
-            fail("\(path).action", "action 'reset' needs a backend (the app's or the link's)")
-            return
-        }
-        if backend.format != format {
-            let location = hasOwnBackend ? "\(path).backend" : "$.backend"
-            fail(location, "a '\(backend.format.rawValue)' backend cannot reset '\(format?.rawValue ?? "")' links")
-        }
-    }
-
-    private mutating func linkAction(_ value: JSONValue?, at path: String) -> LinkAction? {
-        let members = value?.objectMembers ?? []
-        switch value {
-        case nil:
-            fail(path, "missing")
-        case .string("reset"):
-            return .reset
-        case .string("forward"):
-            return .forward
-        case .object where members.count == 1 && members[0].0 == "exec":
-            guard let argv = members[0].1.arrayElements, !argv.isEmpty,
-                case let words = argv.compactMap(\.stringValue), words.count == argv.count,
-                words.allSatisfy({ !$0.isEmpty })
-            else {
-                fail("\(path).exec", "expected a non-empty array of non-empty strings (the program and its arguments)")
-                return nil
-            }
-            return .exec(words)
-        case .object where members.count == 1 && members[0].0 == "dbus":
-            guard let id = appID(members[0].1, at: "\(path).dbus") else { return nil }
-            return .dbus(id)
-        default:
-            fail(path, #"expected "reset", "forward", {"exec": [argv…]} or {"dbus": "app.id"}"#)
-        }
-        return nil
-    }
-
-    private mutating func backendConfig(_ object: JSONValue, at path: String) -> BackendConfig? {
-        guard object.objectMembers != nil else {
-            fail(path, "expected an object")
-            return nil
-        }
-        let kind = object["kind"]?.stringValue
-        let secretKey = kind == "supabase" ? "apiKey" : "appId"
-        checkKeys(object, allowed: ["kind", "url", "caFile", secretKey], at: path)
-        let url = backendURL(object["url"], at: "\(path).url")
-        let caFile = object["caFile"].flatMap { string($0, at: "\(path).caFile") }
-        let backendKind: BackendConfig.Kind?
-        switch kind {
-        case "supabase":
-            backendKind = string(object["apiKey"], at: "\(path).apiKey").map { .supabase(apiKey: Secret($0)) }
-        case "appservices": backendKind = string(object["appId"], at: "\(path).appId").map { .appServices(appID: $0) }
-        default:
-            fail("\(path).kind", "expected 'supabase' or 'appservices'")
-            backendKind = nil
-        }
-        guard let backendKind, let url else { return nil }
-        return BackendConfig(kind: backendKind, url: url, caFile: caFile)
-    }
-
-    /// https, or plain http for 127.0.0.1, ::1 and localhost alone.
-    private mutating func backendURL(_ value: JSONValue?, at path: String) -> LinkURL? {
-        guard let text = string(value, at: path) else { return nil }
-        let url: LinkURL
-        do {
-            url = try LinkURL(parsing: text)
-        } catch {
-            fail(path, error.description)
-            return nil
-        }
-        let isLoopback = ["127.0.0.1", "[::1]", "localhost"].contains(url.hostname)
-        guard url.scheme == "https" || (url.scheme == "http" && isLoopback) else {
-            fail(path, "a backend is reached over https (plain http only for 127.0.0.1, ::1 or localhost)")
-            return nil
-        }
-        guard url.query == nil && url.fragment == nil else {
-            fail(path, "a backend URL has no query or fragment")
-            return nil
-        }
-        return url
+        return LinkConfig(
+            match: pattern,
+            format: format,
+            action: action,
+            backend: backend,
+            path: path,
+            position: position(of: "\(path).match")
+        )
     }
 }

@@ -5,49 +5,80 @@ package import FoundationEssentials
 package struct ConfigLoader: Sendable {
     /// What was loaded: apps in file-name order, and every problem found.
     package struct Result: Sendable {
+        /// The apps that loaded, in file-name order, each without the links it could not load.
         package var apps: [AppConfig]
+        /// Every problem, file by file in file-name order, and in each file by line and column.
         package var errors: [ConfigError]
     }
 
     /// The `apps.d` folders, first first.
     package var directories: [URL]
+    /// Where the programs of `exec` actions are looked up.
+    package var programs: ProgramSearch
 
-    /// Loads from `directories`.
-    package init(directories: [URL]) {
+    /// Loads from `directories`, looking programs up with `programs`.
+    package init(directories: [URL], programs: ProgramSearch = .installed()) {
         self.directories = directories
+        self.programs = programs
     }
 
     /// The installed folders for `environment`: `$XDG_CONFIG_HOME/linkd/apps.d`, `/etc/linkd/apps.d`,
-    /// `/usr/share/linkd/apps.d`.
+    /// `/usr/share/linkd/apps.d`; programs are looked up under its `HOME`.
     package static func installed(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConfigLoader {
         let configHome = XDGDirectories(environment: environment).configHome
         return ConfigLoader(
             directories: [configHome + "/linkd/apps.d", "/etc/linkd/apps.d", "/usr/share/linkd/apps.d"].map {
                 URL(fileURLWithPath: $0)
-            }
+            },
+            programs: .installed(environment: environment)
         )
     }
 
     /// Reads every `*.json` file; a broken file is reported and skipped, never stopping the others.
+    ///
+    /// A file that cannot be read (a folder, a symlink loop, a file over ``sizeLimit``, no permission) is a problem
+    /// at its line 1, column 1; so is a folder that exists and cannot be listed. Two apps claiming the same link are
+    /// a problem of the later one, whose claim still loads but loses to the earlier one.
     package func load() -> Result {
         var chosen: [String: URL] = [:]
+        var errors: [ConfigError] = []
         for directory in directories {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            } catch {
+                if FileManager.default.fileExists(atPath: directory.path) {
+                    errors.append(ConfigError(file: directory.path, path: "$", problem: "the folder cannot be read"))
+                }
+                continue
+            }
             for name in names where name.hasSuffix(".json") && chosen[name] == nil {
                 chosen[name] = directory.appendingPathComponent(name)
             }
         }
-        var result = Result(apps: [], errors: [])
-        for name in chosen.keys.sorted() {
+        var apps: [AppConfig] = []
+        var fileOrder: [String: Int] = [:]
+        for (index, name) in chosen.keys.sorted().enumerated() {
             guard let url = chosen[name] else { continue }
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                result.errors.append(ConfigError(file: url.path, path: "$", problem: "cannot be read"))
+            fileOrder[url.path] = index
+            let bytes: [UInt8]
+            switch Self.contents(of: url.path) {
+            case .success(let read): bytes = read
+            case .failure(let error):
+                errors.append(error)
                 continue
             }
-            var decoder = AppConfigDecoder(file: url.path)
-            if let app = decoder.decode(data) { result.apps.append(app) }
-            result.errors += decoder.errors
+            var decoder = AppConfigDecoder(file: url.path, programs: programs)
+            if let app = decoder.decode(bytes) { apps.append(app) }
+            errors += decoder.errors
         }
-        return result
+        errors += Self.overlaps(in: apps)
+        // Folders first, then file by file; the sort is stable, so problems at one position keep their order.
+        let sorted = errors.enumerated().sorted { left, right in
+            let (a, b) = (fileOrder[left.element.file] ?? -1, fileOrder[right.element.file] ?? -1)
+            return (a, left.element.position.line, left.element.position.column, left.offset)
+                < (b, right.element.position.line, right.element.position.column, right.offset)
+        }
+        return Result(apps: apps, errors: sorted.map(\.element))
     }
 }

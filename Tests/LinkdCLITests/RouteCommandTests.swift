@@ -18,7 +18,7 @@ import Testing
                 == .init(
                     stdout: """
                         {"input": "https://h.example/reset?token=<redacted>&tokenId=<redacted>", "route": "appservices.reset", "app": null, \
-                        "fields": {"token": "<redacted>", "tokenId": "<redacted>"}}
+                        "action": null, "fields": {"token": "<redacted>", "tokenId": "<redacted>"}}
                         {"input": "myapp://settings", "route": null, "error": {"kind": "unmatched", "reason": "no_route", "part": "input", \
                         "message": "no route for 'myapp://settings'"}}
                         {"input": "myapp://cb?error&code=<redacted>", "route": null, "error": {"kind": "invalid", "reason": "empty_field", \
@@ -36,7 +36,7 @@ import Testing
         let output = try LinkdProcess.run(["route", "--json", "--reveal", "myapp://cb?code=\(Self.canary)&next=/home"])
         #expect(
             output.stdout
-                == #"{"input": "myapp://cb?code=\#(Self.canary)&next=/home", "route": "supabase.pkce", "app": null, "fields": {"code": "\#(Self.canary)", "next": "/home"}}"#
+                == #"{"input": "myapp://cb?code=\#(Self.canary)&next=/home", "route": "supabase.pkce", "app": null, "action": null, "fields": {"code": "\#(Self.canary)", "next": "/home"}}"#
                 + "\n"
         )
         #expect(output.status == 0)
@@ -58,7 +58,12 @@ import Testing
             refreshToken: Self.canary
         )
         let output = try LinkdProcess.run(["route", link])
-        #expect(output.stdout.contains("\n  route:  supabase.recovery\n  app:    (built-in formats)\n  fields:\n"))
+        #expect(
+            output.stdout.contains(
+                "\n  route:  supabase.recovery\n  app:    (built-in formats)\n  action: none (no app claims the link)\n"
+                    + "  fields:\n"
+            )
+        )
         #expect(output.stdout.contains("    access_token   <redacted>\n"))
         #expect(output.stdout.contains("  token:  for a***@example.com, expired 2001-09-09T01:46:40Z ("))
         #expect(output.stdout.contains("ago; the session layer refreshes it)\n"))
@@ -72,48 +77,92 @@ import Testing
         #expect(!output.stdout.unicodeScalars.contains("\u{202E}"))
     }
 
+    /// Writes `files` into a new folder `<root>/apps.d`, and a program `notes` into `<root>/home/.local/bin`; runs
+    /// `linkd route --config <root>/apps.d` with `arguments` after it and `HOME` at `<root>/home`; removes the root.
+    private func route(
+        config files: [String: String],
+        _ arguments: [String]
+    ) throws -> (root: String, output: LinkdProcess.Output) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-route-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("apps.d")
+        let bin = root.appendingPathComponent("home/.local/bin")
+        for made in [folder, bin] {
+            try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+        }
+        defer { try? FileManager.default.removeItem(at: root) }
+        for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
+        try Data("#!/bin/sh\ncat\n".utf8).write(to: bin.appendingPathComponent("notes"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.path + "/notes")
+        let output = try LinkdProcess.run(
+            ["route", "--config", folder.path] + arguments,
+            environment: ["HOME": root.path + "/home"]
+        )
+        return (root.path, output)
+    }
+
     @Test func usesOnlyTheGivenConfigAndExplainsWhatNoAppClaims() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-route-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(
-            #"""
+        let notes = #"""
             { "app": "com.example.Notes",
               "links": [ { "match": "com.example.notes://reset", "format": "supabase", "action": "reset" },
                          { "match": "com.example.notes://note/{id}", "action": { "exec": ["notes"] } } ],
               "backend": { "kind": "supabase", "url": "https://abcd.supabase.co", "apiKey": "anon" } }
-            """#.utf8
-        ).write(to: folder.appendingPathComponent("notes.json"))
-        try Data("{".utf8).write(to: folder.appendingPathComponent("broken.json"))
-        let output = try LinkdProcess.run([
-            "route", "--json", "--config", folder.path, "com.example.notes://reset?code=c0de",
-            "com.example.notes://note/7?x=1",
-            "com.example.notes://settings", "myapp://cb?code=c0de",
-        ])
+            """#
+        let (root, output) = try route(
+            config: ["notes.json": notes, "broken.json": "{"],
+            [
+                "--json", "com.example.notes://reset?code=c0de", "com.example.notes://note/7?x=1",
+                "com.example.notes://settings", "myapp://cb?code=c0de",
+            ]
+        )
         let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
         #expect(
             lines[0]
-                == #"{"input": "com.example.notes://reset?code=<redacted>", "route": "supabase.pkce", "app": "com.example.Notes", "fields": {"code": "<redacted>"}}"#
+                == #"{"input": "com.example.notes://reset?code=<redacted>", "route": "supabase.pkce", "app": "com.example.Notes", "action": "reset", "fields": {"code": "<redacted>"}}"#
         )
         #expect(
             lines[1]
-                == #"{"input": "com.example.notes://note/7?x=1", "route": "com.example.notes://note/{id}", "app": "com.example.Notes", "fields": {"id": "7", "x": "1"}}"#
+                == #"{"input": "com.example.notes://note/7?x=1", "route": "com.example.notes://note/{id}", "app": "com.example.Notes", "action": {"exec": ["\#(root)/home/.local/bin/notes"]}, "fields": {"id": "7", "x": "1"}}"#
         )
         #expect(lines[2].contains(#""reason": "no_app""#))
         #expect(lines[2].contains(#"'com.example.notes://reset': host is 'settings', not 'reset'"#))
         #expect(lines[3].contains(#""reason": "no_app""#))
-        #expect(output.stderr == "Warning: config: \(folder.path)/broken.json: $: not valid JSON\n")
+        #expect(
+            output.stderr == "Warning: the configuration has 1 problem; run 'linkd check --config \(root)/apps.d'\n"
+        )
         #expect(output.status == 1)
     }
 
-    @Test func theInstalledAppsComeFirstThenTheBuiltIns() throws {
+    @Test func namesTheActionOfAClaimedLinkInText() throws {
+        let notes = #"""
+            { "app": "com.example.Notes",
+              "links": [ { "match": "notes://note/{id}", "action": { "exec": ["/bin/sh", "-c", "cat >/dev/null", "it's"] } },
+                         { "match": "notes://share", "action": { "dbus": "com.example.Notes" } },
+                         { "match": "notes://inbox", "action": "forward" } ] }
+            """#
+        let (_, output) = try route(
+            config: ["notes.json": notes],
+            ["notes://note/7", "notes://share", "notes://inbox"]
+        )
+        #expect(
+            output.stdout.split(separator: "\n").filter { $0.hasPrefix("  action: ") } == [
+                #"  action: exec /bin/sh -c 'cat >/dev/null' 'it'\''s'"#,
+                "  action: dbus com.example.Notes",
+                "  action: forward",
+            ]
+        )
+        #expect(output.stderr == "")
+        #expect(output.status == 0)
+    }
+
+    @Test func theInstalledAppsComeFirstThenTheBuiltInsAndProblemsAreCountedOnce() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-xdg-\(UUID().uuidString)")
         let appsD = home.appendingPathComponent("linkd/apps.d")
         try FileManager.default.createDirectory(at: appsD, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
         try Data(#"{"app": "org.example.Mail", "links": [{"match": "mailapp://open/{id}", "action": "forward"}]}"#.utf8)
             .write(to: appsD.appendingPathComponent("mail.json"))
+        try Data(#"{"app": "a.b", "links": [], "x": 1}"#.utf8).write(to: appsD.appendingPathComponent("bad.json"))
         let output = try LinkdProcess.run(
             ["route", "--json", "mailapp://open/42", "myapp://cb?code=c0de"],
             environment: ["XDG_CONFIG_HOME": home.path]
@@ -121,6 +170,7 @@ import Testing
         let lines = output.stdout.split(separator: "\n")
         #expect(lines.first?.contains(#""route": "mailapp://open/{id}", "app": "org.example.Mail""#) == true)
         #expect(lines.last?.contains(#""route": "supabase.pkce", "app": null"#) == true)
+        #expect(output.stderr == "Warning: the configuration has 2 problems; run 'linkd check'\n")
         #expect(output.status == 0)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LinkdConfig
 import LinkdFormats
 import LinkdRouting
@@ -19,6 +20,20 @@ final class TempTree {
         let url = root.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// The folders programs are looked up in, as for a user whose home folder is the tree's `home`.
+    var programs: ProgramSearch { ProgramSearch(home: root.path + "/home") }
+
+    /// A loader of `folders` that looks programs up under the tree's `home`.
+    func loader(_ folders: URL...) -> ConfigLoader { ConfigLoader(directories: folders, programs: programs) }
+
+    /// Writes an executable shell script `name` (mode `mode`) into `home/.local/bin` and returns its path.
+    @discardableResult
+    func program(_ name: String, mode: Int = 0o755) throws -> String {
+        let url = try write("home/.local/bin/\(name)", "#!/bin/sh\ncat\n")
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+        return url.path
     }
 
     @discardableResult
@@ -42,10 +57,11 @@ final class TempTree {
           "backend": { "kind": "supabase", "url": "https://abcd.supabase.co", "apiKey": "anon-key" } }
         """
 
-    @Test func loadsTheDesignExample() throws {
+    @Test func loadsTheDesignExampleWithItsProgramResolved() throws {
         let tree = try TempTree()
         try tree.write("apps.d/notes.json", Self.notes)
-        let result = ConfigLoader(directories: [try tree.folder("apps.d")]).load()
+        let notes = try tree.program("notes")
+        let result = tree.loader(try tree.folder("apps.d")).load()
         #expect(result.errors == [])
         let app = try #require(result.apps.first)
         #expect(app.app == "com.example.Notes")
@@ -57,99 +73,12 @@ final class TempTree {
         )
         #expect(
             app.links.map(\.action) == [
-                .reset, .reset, .exec(["notes", "--open-link"]), .dbus("com.example.Notes"), .forward,
+                .reset, .reset, .exec([notes, "--open-link"]), .dbus("com.example.Notes"), .forward,
             ]
         )
         #expect(app.links.map(\.format) == [.supabase, .appservices, nil, nil, nil])
         #expect(app.backend?.url.href == "https://abcd.supabase.co/")
         #expect(app.links[1].backend?.kind == .appServices(appID: "notes-abcde"))
-    }
-
-    static let broken: [(String, String, [String])] = [
-        ("{", "bad.json", ["bad.json: $: not valid JSON"]),
-        ("[]", "array.json", ["array.json: $: expected an object"]),
-        (
-            #"{"app": "notes", "links": []}"#, "id.json",
-            [
-                "id.json: $.app: 'notes' is not a reverse-DNS app id such as 'com.example.Notes'",
-                "id.json: $.links: expected a non-empty array of links",
-            ]
-        ),
-        (
-            #"{"app": "a.b", "links": [{"match": "x://y", "action": "forward", "formt": "supabase"}]}"#, "key.json",
-            ["key.json: $.links[0].formt: unknown key"]
-        ),
-        (
-            #"{"app": "a.b", "links": [{"match": "x://y", "format": "okta", "action": "forward"}]}"#, "format.json",
-            [
-                "format.json: $.links[0].format: expected one of 'supabase', 'appservices', 'firebase', 'oauth', 'apple'"
-            ]
-        ),
-        (
-            #"{"app": "a.b", "links": [{"match": "x://y?q", "action": "forward"}]}"#, "match.json",
-            [
-                "match.json: $.links[0].match: invalid pattern 'x://y?q': a pattern has no query or fragment"
-            ]
-        ),
-        (
-            #"{"app": "a.b", "links": [{"match": "x://y", "format": "supabase", "action": "reset"}]}"#,
-            "nobackend.json",
-            [
-                "nobackend.json: $.links[0].action: action 'reset' needs a backend (the app's or the link's)"
-            ]
-        ),
-        (
-            #"{"app": "a.b", "links": [{"match": "x://y", "action": {"exec": []}}]}"#, "exec.json",
-            [
-                "exec.json: $.links[0].action.exec: expected a non-empty array of non-empty strings (the program and its arguments)"
-            ]
-        ),
-        (
-            #"{"app": "a.b", "links": [{"match": "x://y", "action": "open"}]}"#, "action.json",
-            [
-                #"action.json: $.links[0].action: expected "reset", "forward", {"exec": [argv…]} or {"dbus": "app.id"}"#
-            ]
-        ),
-        (
-            #"{"app": "a.b", "links": [{"match": "http://h.example/r", "action": "forward"}]}"#, "http.json",
-            [
-                "http.json: $.links[0].match: a link is claimed by scheme 'https', never 'http'"
-            ]
-        ),
-        (
-            #"{"app": "a.b", "links": [{"match": "x://y", "format": "supabase", "action": "reset"}], "backend": {"kind": "supabase", "url": "http://abcd.supabase.co", "apiKey": "k"}}"#,
-            "plain.json",
-            [
-                "plain.json: $.backend.url: a backend is reached over https (plain http only for 127.0.0.1, ::1 or localhost)",
-                "plain.json: $.links[0].action: action 'reset' needs a backend (the app's or the link's)",
-            ]
-        ),
-        (
-            #"{"app": "a.b", "links": [{"match": "x://y", "format": "appservices", "action": "reset"}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}}"#,
-            "kind.json",
-            [
-                "kind.json: $.backend: a 'supabase' backend cannot reset 'appservices' links"
-            ]
-        ),
-        (
-            #"{"app": "a.b", "links": [{"match": "x://y", "format": "firebase", "action": "reset"}]}"#, "firebase.json",
-            [
-                "firebase.json: $.links[0].format: action 'reset' needs format 'supabase' or 'appservices'"
-            ]
-        ),
-    ]
-
-    @Test func namesFileAndPathOfEveryProblemAndLoadsTheOtherApps() throws {
-        let tree = try TempTree()
-        let folder = try tree.folder("apps.d")
-        try tree.write("apps.d/notes.json", Self.notes)
-        for (text, name, _) in Self.broken { try tree.write("apps.d/\(name)", text) }
-        let result = ConfigLoader(directories: [folder]).load()
-        #expect(result.apps.map(\.app) == ["com.example.Notes"])
-        let messages = result.errors.map { $0.description.replacingOccurrences(of: folder.path + "/", with: "") }
-        for (_, name, expected) in Self.broken {
-            #expect(messages.filter { $0.hasPrefix(name + ":") } == expected, "\(name)")
-        }
     }
 
     @Test func theFirstFolderWinsForAFileNameAndFileNamesOrderTheApps() throws {
@@ -169,9 +98,74 @@ final class TempTree {
             #"{"app": "org.system.A", "links": [{"match": "a://x", "action": "forward"}]}"#
         )
         try tree.write("etc/linkd/apps.d/notes.txt", "not a config")
-        let result = ConfigLoader(directories: [user, system]).load()
+        let result = tree.loader(user, system).load()
         #expect(result.apps.map(\.app) == ["org.system.A", "org.user.B"])
         #expect(result.errors.isEmpty)
+    }
+
+    static let overlapping: [(String, String, Bool)] = [
+        ("x://note/{id}", "x://note/{n}", true), ("x://note/{id}", "x://note/7", true),
+        ("x://note/7", "x://note/8", false), ("x://open/{rest...}", "x://open/a/b", true),
+        ("x://open/{rest...}", "x://open", false), ("x://a", "y://a", false), ("x://a", "x://b", false),
+        ("https://h.example/r", "https://H.EXAMPLE/r/", true), ("x://note/{id}", "x://note/{id}/more", false),
+    ]
+
+    @Test(arguments: overlapping)
+    func patternsOverlapWhenOneLinkMatchesBoth(_ first: String, _ second: String, _ overlaps: Bool) throws {
+        #expect(try RoutePattern(first).overlaps(RoutePattern(second)) == overlaps)
+        #expect(try RoutePattern(second).overlaps(RoutePattern(first)) == overlaps)
+    }
+
+    @Test func twoAppsClaimingOneLinkIsAProblemNamingBothAndTheFirstStillWins() throws {
+        let tree = try TempTree()
+        let folder = try tree.folder("apps.d")
+        try tree.write(
+            "apps.d/a.json",
+            #"{"app": "org.a.A", "links": [{"match": "x://note/{id}", "action": "forward"}]}"#
+        )
+        try tree.write(
+            "apps.d/b.json",
+            #"{"app": "org.b.B", "links": [{"match": "x://inbox", "action": "forward"}, {"match": "x://note/7", "action": "forward"}]}"#
+        )
+        let result = tree.loader(folder).load()
+        #expect(result.apps.map(\.app) == ["org.a.A", "org.b.B"])
+        #expect(
+            result.errors.map(\.description) == [
+                "\(folder.path)/b.json:1:85: $.links[1].match: 'x://note/7' overlaps 'x://note/{id}' of 'org.a.A' in "
+                    + "'\(folder.path)/a.json', which wins: it comes first in file-name order"
+            ]
+        )
+        let resolver = LinkResolver(apps: result.apps, fallbackToBuiltIns: false)
+        #expect(try resolver.resolve(LinkURL(parsing: "x://note/7")).app?.app == "org.a.A")
+    }
+
+    @Test func aFileThatCannotBeReadIsAProblemAndTheOthersLoad() throws {
+        let tree = try TempTree()
+        let folder = try tree.folder("apps.d")
+        try tree.write("apps.d/notes.json", #"{"app": "a.b", "links": [{"match": "x://y", "action": "forward"}]}"#)
+        var garbage = SystemRandomNumberGenerator()
+        try Data((0..<4_096).map { _ in UInt8.random(in: 0x80...0xFF, using: &garbage) }).write(
+            to: folder.appendingPathComponent("garbage.json")
+        )
+        try Data(repeating: 0x20, count: 10_000_000).write(to: folder.appendingPathComponent("huge.json"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/loop.json", withDestinationPath: "loop.json")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/gone.json", withDestinationPath: "nothing")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/zero.json", withDestinationPath: "/dev/zero")
+        _ = try tree.folder("apps.d/folder.json")
+        #expect(mkfifo(folder.path + "/fifo.json", 0o600) == 0)
+        let result = tree.loader(folder).load()
+        #expect(result.apps.map(\.app) == ["a.b"])
+        #expect(
+            result.errors.map { $0.description.replacingOccurrences(of: folder.path + "/", with: "") } == [
+                "fifo.json:1:1: $: cannot be read: not a regular file",
+                "folder.json:1:1: $: cannot be read: not a regular file",
+                "garbage.json:1:1: $: not valid JSON: unexpected character",
+                "gone.json:1:1: $: cannot be read: a symlink to nothing",
+                "huge.json:1:1: $: cannot be read: larger than 1 MiB",
+                "loop.json:1:1: $: cannot be read: a symlink loop",
+                "zero.json:1:1: $: cannot be read: not a regular file",
+            ]
+        )
     }
 
     @Test func findsTheInstalledFoldersFromTheEnvironment() {

@@ -6,11 +6,14 @@ import LinkdTesting
 import Testing
 
 @Suite struct LinkResolverTests {
-    private func apps(_ files: [String: String]) throws -> [AppConfig] {
+    /// The apps of `files`, which have no problems but the overlaps they are expected to have.
+    private func apps(_ files: [String: String], overlaps: Int = 0) throws -> [AppConfig] {
         let tree = try TempTree()
         for (name, text) in files { try tree.write("apps.d/\(name)", text) }
-        let result = ConfigLoader(directories: [try tree.folder("apps.d")]).load()
-        try #require(result.errors.isEmpty, "\(result.errors)")
+        try tree.program("notes")
+        let result = tree.loader(try tree.folder("apps.d")).load()
+        try #require(result.errors.count == overlaps, "\(result.errors)")
+        try #require(result.errors.allSatisfy { $0.problem.contains(" overlaps ") }, "\(result.errors)")
         return result.apps
     }
 
@@ -52,10 +55,13 @@ import Testing
 
     @Test func theFirstClaimInFileNameAndLinkOrderWins() throws {
         let resolver = LinkResolver(
-            apps: try apps([
-                "a.json": #"{"app": "org.a.App", "links": [{"match": "shared://x/{any}", "action": "forward"}]}"#,
-                "b.json": #"{"app": "org.b.App", "links": [{"match": "shared://x/exact", "action": "forward"}]}"#,
-            ]),
+            apps: try apps(
+                [
+                    "a.json": #"{"app": "org.a.App", "links": [{"match": "shared://x/{any}", "action": "forward"}]}"#,
+                    "b.json": #"{"app": "org.b.App", "links": [{"match": "shared://x/exact", "action": "forward"}]}"#,
+                ],
+                overlaps: 1
+            ),
             fallbackToBuiltIns: false
         )
         #expect(try resolve("shared://x/exact", resolver).app?.app == "org.a.App")

@@ -2,12 +2,14 @@ import Foundation
 import LinkdConfig
 import Testing
 
-/// The example configuration shipped under `share/linkd/apps.d` loads without a problem.
+/// The example configuration shipped under `share/linkd/apps.d` loads without a problem once its program is installed.
 @Suite struct ShippedConfigTests {
-    @Test func theShippedExampleLoads() throws {
+    @Test func theShippedExampleLoadsWhenItsProgramIsInstalled() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("share/linkd/apps.d")
-        let result = ConfigLoader(directories: [folder]).load()
+        let tree = try TempTree()
+        try tree.program("notes")
+        let result = tree.loader(folder).load()
         #expect(result.errors == [])
         #expect(result.apps.map(\.app) == ["com.example.Notes"])
         #expect(result.apps.first?.links.count == 5)

@@ -1,0 +1,33 @@
+import FoundationEssentials
+import Glibc
+
+extension ConfigLoader {
+    /// The largest config file read: 1 MiB, far more than any app needs.
+    package static let sizeLimit = 1 << 20
+
+    /// The bytes of the config file at `path`, read only when it is, after symlinks, a regular file of at most
+    /// ``sizeLimit`` bytes (so a FIFO, a device or a huge file is never read).
+    static func contents(of path: String) -> Swift.Result<[UInt8], ConfigError> {
+        func problem(_ text: String) -> Swift.Result<[UInt8], ConfigError> {
+            .failure(ConfigError(file: path, path: "$", problem: text))
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            switch errno {
+            case ELOOP: return problem("cannot be read: a symlink loop")
+            case ENOENT: return problem("cannot be read: a symlink to nothing")
+            case let code: return problem("cannot be read: " + String(cString: strerror(code)).lowercased())
+            }
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { return problem("cannot be read: not a regular file") }
+        guard status.st_size <= sizeLimit else { return problem("cannot be read: larger than 1 MiB") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return problem(
+                FileManager.default.isReadableFile(atPath: path)
+                    ? "cannot be read" : "cannot be read: permission denied"
+            )
+        }
+        guard data.count <= sizeLimit else { return problem("cannot be read: larger than 1 MiB") }
+        return .success(Array(data))
+    }
+}
