@@ -66,6 +66,7 @@ struct OpenCommand: Command {
         )
         var connected = false
         var worst = ExitCode.success
+        var notice = OutcomeNotice.isNeeded ? OutcomeNotice() : nil
         for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
             let input = String(decoding: bytes, as: UTF8.self)
             let request = WireProtocol.Request.open(url: input, interactive: prompt.source != nil)
@@ -80,6 +81,8 @@ struct OpenCommand: Command {
                         try await client.connect()
                         connected = true
                     } catch {
+                        notice?.record(failure: error.description)
+                        await notice?.show()
                         throw .failed(error.description, exitCode: max(worst, error.exitCode))
                     }
                 }
@@ -97,12 +100,15 @@ struct OpenCommand: Command {
                 let detail =
                     gavePassword ? " during the reset; the password may have changed: try signing in with it" : ""
                 console.writeError("Error: link \(number + 1): the daemon closed the connection\(detail)\n")
+                notice?.record(failure: "the daemon closed the connection\(detail)")
                 worst = max(worst, .temporaryFailure)
                 continue
             }
+            notice?.record(response)
             worst = max(worst, report(response, input: input, number: number + 1, console))
         }
         client.close()
+        await notice?.show()
         return worst
     }
 

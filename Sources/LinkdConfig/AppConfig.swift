@@ -34,7 +34,8 @@ package enum LinkAction: Sendable, Hashable {
     /// Run the password reset with the app's backend.
     case reset
     /// Start a program and hand it the route as JSON on standard input: the argv, whose first word is the program's
-    /// absolute path as ``ProgramSearch`` found it when the configuration was read, so that exactly that file runs.
+    /// absolute path as ``ProgramSearch`` found it when the configuration was read, so that exactly that file runs
+    /// (or, when it was not found, the name as written, which is never run).
     case exec([String])
     /// Call `org.freedesktop.Application.Open` on the app id.
     case dbus(String)

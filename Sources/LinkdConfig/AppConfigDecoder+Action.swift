@@ -44,8 +44,10 @@ extension AppConfigDecoder {
             let program = try programs.resolve(words[0])
             return isValid ? .exec([program] + words.dropFirst()) : nil
         } catch {
+            // The link stays, with the program as written (no absolute path): the daemon then answers a click on it
+            // that the program cannot be found, which a person can act on, and never runs anything for it.
             report("\(path)[0]", error.description)
-            return nil
+            return isValid ? .exec(words) : nil
         }
     }
 

@@ -5,8 +5,8 @@ import LinkdRouting
 /// the value it is about.
 ///
 /// Most problems make the whole app unusable, and it is not loaded. A link whose program cannot be found (see
-/// ``ProgramSearch``) is a problem of that link alone: the link is left out, so the resolver never routes to it and
-/// the link is reported, not run, while the app's other links load.
+/// ``ProgramSearch``) is a problem of that link alone: the link keeps its program as written, not an absolute path,
+/// which the daemon never runs — it answers a click on the link that the program cannot be found.
 struct AppConfigDecoder {
     let file: String
     let programs: ProgramSearch

@@ -9,13 +9,15 @@ package enum DesktopNotification {
 
     /// Shows `summary` and `body`; the body's markup is escaped and its control characters stripped.
     ///
-    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` when no notification server answers within 5 s.
-    package static func show(summary: String, body: String) async throws(SystemdError) {
+    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` when no notification server answers within
+    ///   `timeout`.
+    package static func show(summary: String, body: String, timeout: Duration = .seconds(5)) async throws(SystemdError)
+    {
         let text = DisplayText.escapeMarkup(body)
         let failure = await withCheckedContinuation { (continuation: CheckedContinuation<SystemdError?, Never>) in
             queue.async {
                 do throws(SystemdError) {
-                    try SessionBus.notify(summary: summary, body: text, timeout: .seconds(5))
+                    try SessionBus.notify(summary: DisplayText.sanitize(summary), body: text, timeout: timeout)
                     continuation.resume(returning: nil)
                 } catch {
                     continuation.resume(returning: error)

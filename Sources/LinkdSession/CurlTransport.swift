@@ -32,9 +32,10 @@ package struct CurlTransport: HTTPTransport {
         }
         var limit = requestTimeout
         if let deadline = RequestDeadline.current { limit = min(limit, deadline - .now) }
-        guard limit > .zero else { throw .timedOut }
+        guard limit > .zero else { throw .timedOut(host: link.hostname) }
         let exchange = CurlExchange(
             url: link.href,
+            host: link.hostname,
             request: request,
             caFile: caFile,
             connectMilliseconds: Self.milliseconds(connectTimeout),
@@ -52,6 +53,8 @@ package struct CurlTransport: HTTPTransport {
 /// One request on one curl easy handle, performed on the calling thread.
 private struct CurlExchange: Sendable {
     var url: String
+    /// The backend's host, for what an error says.
+    var host: String
     var request: HTTPRequest
     var caFile: String?
     var connectMilliseconds: Int
@@ -66,7 +69,7 @@ private struct CurlExchange: Sendable {
 
     func perform() -> Result<HTTPResponse, TransportError> {
         guard let api = Libcurl.api, let handle = api.pointee.easy_init() else {
-            return .failure(.unreachable("libcurl (libcurl.so.4) cannot be loaded"))
+            return .failure(.unreachable(host: host, "libcurl (libcurl.so.4) cannot be loaded"))
         }
         defer { api.pointee.easy_cleanup(handle) }
         let answer = Answer()
@@ -113,32 +116,33 @@ private struct CurlExchange: Sendable {
         set(linkd_curl_set_callback(api, handle, CURLOPT_HEADERFUNCTION, onHeader))
         set(linkd_curl_set_pointer(api, handle, CURLOPT_HEADERDATA, context))
         guard status == CURLE_OK else {
-            return .failure(.unreachable("libcurl refused an option (\(status.rawValue))"))
+            return .failure(.unreachable(host: host, "libcurl refused an option (\(status.rawValue))"))
         }
 
         let outcome = withExtendedLifetime(answer) { api.pointee.easy_perform(handle) }
         guard outcome == CURLE_OK else {
-            if answer.tooLarge { return .failure(.unreachable("the answer was larger than 1 MiB")) }
-            return .failure(Self.error(outcome))
+            if answer.tooLarge { return .failure(.unreachable(host: host, "the answer was larger than 1 MiB")) }
+            return .failure(Self.error(outcome, host: host))
         }
         let code = linkd_curl_response_code(api, handle)
         return .success(HTTPResponse(status: code, headers: answer.headers, body: answer.body))
     }
 
-    private static func error(_ code: CURLcode) -> TransportError {
+    private static func error(_ code: CURLcode, host: String) -> TransportError {
         switch code {
-        case CURLE_OPERATION_TIMEDOUT: .timedOut
-        case CURLE_COULDNT_CONNECT: .unreachable("the connection was refused")
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: .unreachable("the host name does not resolve")
+        case CURLE_OPERATION_TIMEDOUT: .timedOut(host: host)
+        case CURLE_COULDNT_CONNECT: .unreachable(host: host, "the connection was refused")
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            .unreachable(host: host, "the host name does not resolve")
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_SEND_ERROR:
-            .unreachable("the connection closed before the answer was complete")
+            .unreachable(host: host, "the connection closed before the answer was complete")
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_BAD_CONTENT_ENCODING:
-            .unreachable("the answer was not valid HTTP")
+            .unreachable(host: host, "the answer was not valid HTTP")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
             CURLE_SSL_CERTPROBLEM:
-            .unreachable("the TLS connection failed (certificate not trusted?)")
+            .unreachable(host: host, "the TLS connection failed (certificate not trusted?)")
         case CURLE_UNSUPPORTED_PROTOCOL: .insecureURL("(not http or https)")
-        default: .unreachable("network error \(code.rawValue)")
+        default: .unreachable(host: host, "network error \(code.rawValue)")
         }
     }
 }

@@ -30,17 +30,17 @@ package struct HTTPResponse: Sendable {
 package enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL is not https (plain http is for loopback hosts alone).
     case insecureURL(String)
-    /// No connection, DNS failure, TLS failure, connection closed mid-response.
-    case unreachable(String)
-    /// The connect (5 s) or request (15 s) limit passed.
-    case timedOut
+    /// No connection, DNS failure, TLS failure, connection closed mid-response: the backend's host, and why.
+    case unreachable(host: String, String)
+    /// The connect (5 s) or request (15 s) limit passed; the backend's host.
+    case timedOut(host: String)
 
     package var description: String {
         switch self {
         case .insecureURL(let host):
             "linkd talks to backends over https only (plain http for loopback); '\(host)' is not"
-        case .unreachable(let why): "the backend cannot be reached: \(why)"
-        case .timedOut: "the backend did not answer in time"
+        case .unreachable(let host, let why): "the backend '\(host)' cannot be reached: \(why)"
+        case .timedOut(let host): "the backend '\(host)' did not answer in time"
         }
     }
 }

@@ -77,3 +77,11 @@ extension SystemdError {
         }
     }
 }
+
+extension FileSystem {
+    /// Whether `path` is a file this process may execute (`access(2)` with `X_OK`, and not a folder).
+    package static func isExecutable(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR && access(path, X_OK) == 0
+    }
+}

@@ -54,6 +54,16 @@ import Testing
                 == "Error: link 1: a 'supabase.session' (type magiclink) link is not a password reset; linkd refuses "
                 + "it at a reset link [not_a_reset]\n"
         )
+        // The backend's error redirect in place of a reset: the emailed link has expired.
+        let expired = try world.run([
+            "open", "myapp://reset#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid",
+        ])
+        #expect(expired.status == 65)
+        #expect(
+            expired.stderr
+                == "Error: link 1: this link has expired or was already used; request a new email (otp_expired) "
+                + "[link_expired]\n"
+        )
         let piped = try world.run(["open", "-"], stdin: Data("myapp://note/1\nmyapp://note/2\n".utf8))
         #expect(
             piped.stdout == "delivered: myapp://note/{id} → com.example.Notes\n"

@@ -42,7 +42,7 @@ import Testing
                 == .init(
                     stdout:
                         #"{"input": "mailapp://open/42", "route": "mailapp://open/{id}", "app": "org.example.Mail", "#
-                        + #""fields": {"id": "42"}}"# + "\n",
+                        + #""action": "forward", "fields": {"id": "42"}}"# + "\n",
                     stderr: "",
                     status: 0
                 )

@@ -176,7 +176,7 @@ import Testing
         #expect(unreachable.status == 69, "\(unreachable)")
         #expect(
             unreachable.stderr
-                == "Error: link 1: the backend cannot be reached: the connection was refused [backend_unreachable]\n"
+                == "Error: link 1: the backend '127.0.0.1' cannot be reached: the connection was refused [backend_unreachable]\n"
         )
 
         let failing = try ResetWorld()
@@ -224,7 +224,7 @@ import Testing
         #expect(refused.status == 69, "\(refused)")
         #expect(
             refused.stderr
-                == "Error: link 1: the backend cannot be reached: the TLS connection failed (certificate not trusted?) "
+                == "Error: link 1: the backend '127.0.0.1' cannot be reached: the TLS connection failed (certificate not trusted?) "
                 + "[backend_unreachable]\n"
         )
         #expect(untrusted.gotrue.requests.isEmpty)

@@ -38,7 +38,9 @@ import Testing
         #expect(throws: ProgramSearch.Failure.relative("./notes")) { try search.resolve("./notes") }
     }
 
-    @Test func aMissingProgramDropsItsLinkAndTheOtherLinksLoad() throws {
+    /// A program that cannot be found is a problem of its link alone: the link keeps the name as written (never an
+    /// absolute path, so never run; the daemon says the program cannot be found), and the other links load.
+    @Test func aMissingProgramIsAProblemOfItsLinkAlone() throws {
         let tree = try TempTree()
         let notes = try tree.program("notes")
         try tree.program("plain", mode: 0o644)
@@ -54,8 +56,12 @@ import Testing
         )
         let result = tree.loader(try tree.folder("apps.d")).load()
         let app = try #require(result.apps.first)
-        #expect(app.links.map(\.match.text) == ["notes://open/{id}", "notes://inbox"])
-        #expect(app.links.map(\.action) == [.exec([notes, "--open-link"]), .forward])
+        #expect(app.links.map(\.match.text) == ["notes://open/{id}", "notes://gone", "notes://plain", "notes://inbox"])
+        #expect(
+            app.links.map(\.action) == [
+                .exec([notes, "--open-link"]), .exec(["notes-handler"]), .exec(["plain"]), .forward,
+            ]
+        )
         let searched = "\(tree.root.path)/home/.local/bin:/usr/local/bin:/usr/bin:/bin"
         #expect(
             result.errors.map { "\($0.position): \($0.path): \($0.problem)" } == [

@@ -47,7 +47,7 @@ import Testing
         }
         // The double answers a good user after 3 s: only a request limit of 1 s turns that into this failure.
         let failure = try #require(await run(server, requestTimeout: .seconds(1)).failure)
-        #expect(failure.kind == .unreachable && failure.message == "the backend did not answer in time")
+        #expect(failure.kind == .unreachable && failure.message == "the backend '127.0.0.1' did not answer in time")
         #expect(server.requests.count == 3)
     }
 
@@ -64,7 +64,7 @@ import Testing
             backendTimeLimit: .seconds(1)
         ).run(passwords: ScriptedPasswords(["never sent"]))
         let timedOut = try #require(result.failure)
-        #expect(timedOut.message == "the backend did not answer in time")
+        #expect(timedOut.message == "the backend '127.0.0.1' did not answer in time")
         #expect(server.requests.count == 1)  // the retries found no time left and sent nothing
     }
 
@@ -75,7 +75,10 @@ import Testing
             return answer
         }
         let before = try #require(await run(closing).failure)
-        #expect(before.message == "the backend cannot be reached: the connection closed before the answer was complete")
+        #expect(
+            before.message
+                == "the backend '127.0.0.1' cannot be reached: the connection closed before the answer was complete"
+        )
         #expect(closing.requests.count == 3)
 
         let dyingOnPut = try TestHTTPServer { request in
@@ -88,7 +91,7 @@ import Testing
         #expect(after.exitCode == 69)
         #expect(
             after.message
-                == "the backend cannot be reached: the connection closed before the answer was complete; the new "
+                == "the backend '127.0.0.1' cannot be reached: the connection closed before the answer was complete; the new "
                 + "password may have been set: try signing in with it, or request a new email"
         )
         #expect(dyingOnPut.requests.map(\.method) == ["GET", "PUT"])

@@ -89,7 +89,7 @@ import Testing
             _ = try await refused.user(accessToken: Secret("tok-canary-1"))
             Issue.record("a closed port answered")
         } catch {
-            #expect(error == .transport(.unreachable("the connection was refused")))
+            #expect(error == .transport(.unreachable(host: "127.0.0.1", "the connection was refused")))
             #expect(!error.description.contains("tok-canary"))
         }
         let insecure = GoTrueClient(url: "http://auth.example.com", apiKey: "k", transport: CurlTransport())
@@ -111,7 +111,7 @@ import Testing
             _ = try await slow.user(accessToken: Secret("t"))
             Issue.record("a silent backend answered")
         } catch {
-            #expect(error == .transport(.timedOut))
+            #expect(error == .transport(.timedOut(host: "127.0.0.1")))
         }
         let elsewhere = try TestHTTPServer { _ in DoubleResponse(status: 200, body: Data(#"{"id":"x"}"#.utf8)) }
         let redirecting = try TestHTTPServer { _ in

@@ -131,7 +131,7 @@ import Testing
         ).run(passwords: ScriptedPasswords(["never sent"]))
         let failure = try #require(down.failure, "a closed port answered")
         #expect(failure.kind == .unreachable && failure.exitCode == 69)
-        #expect(failure.message == "the backend cannot be reached: the connection was refused")
+        #expect(failure.message == "the backend '127.0.0.1' cannot be reached: the connection was refused")
     }
 
     @Test func aUsedAppServicesTokenFailsTheSecondTime() async throws {

@@ -51,6 +51,21 @@ struct ExecAction: Action {
     /// Starts the program, hands it the payload, and answers once it has read it (or failed to).
     private func deliver(link: ClaimedLink, entry: Spool.Entry, service: LinkService) async -> WireProtocol.Response {
         guard case .exec(let arguments) = link.claim.action else { preconditionFailure("an exec link") }
+        guard arguments[0].hasPrefix("/"), FileSystem.isExecutable(arguments[0]) else {
+            // Not found when the configuration was read (or gone since): nothing is run for the link.
+            service.spool.remove(entry.id)
+            service.log.warning(
+                "link \(entry.shortID): the program '\(arguments[0])' cannot be found",
+                link.logFields(entry)
+            )
+            let failure = WireProtocol.Failure(
+                kind: .unavailable,
+                reason: "program_not_found",
+                message: "\(link.appName): the program '\(arguments[0])' cannot be found; run 'linkd check'"
+            )
+            await service.finishFlight(link.flightKey, with: .failed(failure))
+            return .failed(failure)
+        }
         let payload = Self.payload(id: entry.id, app: link.appName, route: link.route, url: entry.url)
         var subprocess = Subprocess(arguments, environment: Self.environment(linkID: entry.id), directory: "/")
         subprocess.output = .pipe

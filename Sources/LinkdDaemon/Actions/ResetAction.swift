@@ -22,6 +22,8 @@ struct ResetAction: Action {
                 )
             )
         }
+        // Before the client is asked anything: an expired link is that, whoever opened it.
+        if let expired = Self.expiry(link.route) { return refuse(expired, link, service) }
         guard let client else {
             // Checked before a PKCE verifier is taken: a client that cannot answer leaves the link usable.
             service.log.notice("a reset link for \(link.appName) came from a client that cannot give a password")
@@ -147,6 +149,27 @@ struct ResetAction: Action {
         default:
             return .failure(Self.notAReset(route))
         }
+    }
+
+    /// An error redirect in place of the reset: the backend sends one when the emailed link has expired or was used
+    /// (`otp_expired`), so that is what the person is told; `nil` for any other route.
+    static func expiry(_ route: RoutedLink) -> WireProtocol.Failure? {
+        let code: String?
+        switch route.auth {
+        case .supabaseError(let error): code = error.errorCode ?? error.error
+        case .oauthError(let error): code = error.error
+        default: return nil
+        }
+        // The code is the link's own text: shown only when it is a plain word.
+        let isWord = code.map {
+            !$0.isEmpty && $0.count <= 40 && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        }
+        return WireProtocol.Failure(
+            kind: .refused,
+            reason: ResetFailure.Kind.linkExpiredOrUsed.rawValue,
+            message: "this link has expired or was already used; request a new email"
+                + (isWord == true ? " (\(code ?? ""))" : "")
+        )
     }
 
     /// The refusal of a route that is not a reset of the app's backend: a session of another kind at a reset link
