@@ -1,30 +1,67 @@
 import FoundationEssentials
-import Glibc
-import LinkdConfig
+package import LinkdConfig
 import LinkdRouting
-import LinkdSystem
 
-/// Makes linkd the handler of URL schemes for this user: its desktop file under
-/// `$XDG_DATA_HOME/applications`, the defaults in `$XDG_CONFIG_HOME/mimeapps.list`, and `update-desktop-database`.
+/// Makes linkd the handler of URL schemes: its desktop file, the defaults in a `mimeapps.list`, the defaults it
+/// replaced (remembered, so that `unregister` puts them back), and `update-desktop-database`.
+///
+/// For one user (``init(environment:)``) the files are `$XDG_DATA_HOME/applications/linkd.desktop`,
+/// `$XDG_CONFIG_HOME/mimeapps.list` and `$XDG_STATE_HOME/linkd/replaced-defaults.json`; for every user
+/// (``system(root:)``) they are under `/usr/share/applications` and `/var/lib/linkd`.
 package struct Registrar: Sendable {
     /// A scheme linkd will not register, or a file it cannot handle.
     package struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         package var description: String
+        /// Whether a file could not be written for want of permission (`EACCES`, `EPERM`, `EROFS`).
+        package var isPermissionDenied = false
     }
 
     /// Schemes that belong to browsers and mail clients: claiming them would take every web link.
     static let webSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp"]
 
-    package let desktopFile: String
+    /// The folder of desktop files linkd's entry goes in.
     package let applications: String
+    /// linkd's desktop file, `<applications>/linkd.desktop`.
+    package let desktopFile: String
+    /// The `mimeapps.list` whose `[Default Applications]` linkd sets.
     package let mimeApps: String
+    /// The file that remembers the defaults linkd replaced (``ReplacedDefaults``).
+    package let replacedDefaults: String
+    /// The `apps.d` folders whose schemes ``claimedSchemes()`` lists.
+    package let config: ConfigLoader
 
     /// The per-user paths for `environment`.
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let directories = XDGDirectories(environment: environment)
-        applications = directories.dataHome + "/applications"
-        desktopFile = applications + "/" + DesktopEntry.id
-        mimeApps = directories.configHome + "/mimeapps.list"
+        self.init(
+            applications: directories.dataHome + "/applications",
+            mimeApps: directories.configHome + "/mimeapps.list",
+            replacedDefaults: directories.linkdState + "/replaced-defaults.json",
+            config: ConfigLoader.installed(environment: environment)
+        )
+    }
+
+    /// The paths for every user, under `root` (`/` but in tests): `/usr/share/applications/linkd.desktop`,
+    /// `/usr/share/applications/mimeapps.list`, `/var/lib/linkd/replaced-defaults.json`, and the schemes of
+    /// `/etc/linkd/apps.d` and `/usr/share/linkd/apps.d`.
+    package static func system(root: String = "/") -> Registrar {
+        let prefix = root.hasSuffix("/") ? String(root.dropLast()) : root
+        return Registrar(
+            applications: prefix + "/usr/share/applications",
+            mimeApps: prefix + "/usr/share/applications/mimeapps.list",
+            replacedDefaults: prefix + "/var/lib/linkd/replaced-defaults.json",
+            config: ConfigLoader(
+                directories: ["/etc/linkd/apps.d", "/usr/share/linkd/apps.d"].map { URL(fileURLWithPath: prefix + $0) }
+            )
+        )
+    }
+
+    private init(applications: String, mimeApps: String, replacedDefaults: String, config: ConfigLoader) {
+        self.applications = applications
+        self.desktopFile = applications + "/" + DesktopEntry.id
+        self.mimeApps = mimeApps
+        self.replacedDefaults = replacedDefaults
+        self.config = config
     }
 
     /// `scheme` in lower case, or why linkd never registers it.
@@ -48,94 +85,14 @@ package struct Registrar: Sendable {
         return lowered
     }
 
-    private func read(_ path: String) throws(Problem) -> String? {
-        guard access(path, F_OK) == 0 else { return nil }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(validating: data, as: UTF8.self)
-        else { throw Problem(description: "cannot read '\(path)'") }
-        return text
+    /// The schemes the apps of `apps` claim that linkd may register (never `https`), sorted.
+    package static func claimedSchemes(of apps: [AppConfig]) -> [String] {
+        Set(apps.flatMap { $0.links.map(\.match.scheme) }).filter { (try? validate($0)) != nil }.sorted()
     }
 
-    private func write(_ text: String, to path: String) throws(Problem) {
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw Problem(description: "cannot write '\(path)': \(error)")
-        }
-    }
-
-    /// Registers `schemes` (validated first, all or none) for `executable`; returns whether any file changed.
-    package func register(_ schemes: [String], executable: String) throws(Problem) -> Bool {
-        var validated: [String] = []
-        for scheme in schemes { validated.append(try Self.validate(scheme)) }
-        let existing = try read(desktopFile)
-        let entry = DesktopEntry(
-            executable: executable,
-            schemes: Set(existing.map(DesktopEntry.schemes(in:)) ?? []).union(validated)
-        )
-        var changed = false
-        if existing != entry.text {
-            try write(entry.text, to: desktopFile)
-            changed = true
-        }
-        let listText = try read(mimeApps)
-        var list = MimeAppsList(listText)
-        for scheme in validated { list.set("x-scheme-handler/" + scheme, DesktopEntry.id, in: MimeAppsList.defaults) }
-        if list.text != (listText ?? "") {
-            try write(list.text, to: mimeApps)
-            changed = true
-        }
-        if changed { Self.updateDesktopDatabase(applications) }
-        return changed
-    }
-
-    /// Removes linkd's defaults and MimeType entries for `schemes`, and the desktop file when no scheme is left;
-    /// every entry that is not linkd's stays as it was. Returns whether any file changed.
-    package func unregister(_ schemes: [String]) throws(Problem) -> Bool {
-        let lowered = schemes.map { $0.lowercased() }
-        var changed = false
-        let listText = try read(mimeApps)
-        var list = MimeAppsList(listText)
-        for scheme in lowered {
-            for section in [MimeAppsList.defaults, MimeAppsList.added] {
-                list.remove(DesktopEntry.id, from: "x-scheme-handler/" + scheme, in: section)
-            }
-        }
-        if let listText, list.text != listText {
-            try write(list.text, to: mimeApps)
-            changed = true
-        }
-        if let existing = try read(desktopFile) {
-            let remaining = DesktopEntry.schemes(in: existing).filter { !lowered.contains($0) }
-            if remaining.isEmpty {
-                unlink(desktopFile)
-                changed = true
-            } else if remaining.count != DesktopEntry.schemes(in: existing).count {
-                let executable = Self.executable(in: existing) ?? "linkd"
-                try write(DesktopEntry(executable: executable, schemes: remaining).text, to: desktopFile)
-                changed = true
-            }
-        }
-        if changed { Self.updateDesktopDatabase(applications) }
-        return changed
-    }
-
-    /// The command of an entry's `Exec=` line, before ` open %u`.
-    static func executable(in text: String) -> String? {
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Exec=") }) else { return nil }
-        let command = line.dropFirst("Exec=".count)
-        guard let end = command.firstRange(of: " open ") else { return nil }
-        return String(command[..<end.lowerBound])
-    }
-
-    /// Runs `update-desktop-database` on `folder` when both exist, so GIO's `mimeinfo.cache` sees the change.
-    static func updateDesktopDatabase(_ folder: String) {
-        guard access(folder, F_OK) == 0 else { return }
-        for tool in ["/usr/bin/update-desktop-database", "/bin/update-desktop-database"] where access(tool, X_OK) == 0 {
-            _ = try? Subprocess([tool, folder], environment: ProcessInfo.processInfo.environment).run()
-            return
-        }
+    /// The schemes the apps in ``config`` claim that linkd may register, sorted.
+    package func claimedSchemes() -> [String] {
+        Self.claimedSchemes(of: config.load().apps)
     }
 }
 
