@@ -1,111 +1,93 @@
-import FoundationEssentials
-import Glibc
-import LinkdConfig
-import LinkdRouting
-import LinkdSystem
+/// What `linkd status` reports: linkd's desktop file, which desktop file GIO opens each scheme with, whether the
+/// daemon can be reached, the systemd units, the apps loaded and the problems in the files linkd reads.
+package struct DesktopStatus: Sendable, Equatable {
+    /// linkd's desktop file, as found.
+    package enum Entry: Sendable, Equatable {
+        /// There is none.
+        case missing
+        /// It exists but cannot be read as UTF-8 text.
+        case unreadable
+        /// The schemes it declares, and what is wrong with its `Exec=` line (`nil` when nothing is).
+        case read(schemes: [String], problem: String?)
+    }
 
-/// What `linkd status` reports: per scheme which desktop file GIO resolves now, the daemon's socket, the systemd
-/// units, the apps loaded and any problem in the files linkd reads.
-package enum DesktopStatus {
-    /// One line per fact, in order.
-    package static func report(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
-        var lines: [String] = []
-        let registrar = Registrar(environment: environment)
-        var schemes: [String] = []
-        if access(registrar.desktopFile, F_OK) == 0 {
-            if let data = FileManager.default.contents(atPath: registrar.desktopFile),
-                let text = String(validating: data, as: UTF8.self)
-            {
-                schemes = DesktopEntry.schemes(in: text)
-                lines.append("desktop file: \(registrar.desktopFile) (schemes: \(schemes.joined(separator: ", ")))")
-                if let problem = DesktopEntry.execProblem(in: text) { lines.append("  problem: \(problem)") }
-            } else {
-                lines.append("desktop file: \(registrar.desktopFile) cannot be read")
+    /// A scheme linkd or an app claims, and the desktop file GIO opens its links with.
+    package struct SchemeHandler: Sendable, Equatable {
+        /// The scheme, lower case.
+        package var scheme: String
+        /// The desktop file id GIO resolves (`gio mime x-scheme-handler/<scheme>`); `nil` when there is none or
+        /// GIO cannot be asked.
+        package var handler: String?
+
+        /// Whether the scheme's links open in linkd.
+        package var opensInLinkd: Bool { handler == DesktopEntry.id }
+    }
+
+    /// Whether and how the daemon can be reached.
+    package enum Daemon: Sendable, Equatable {
+        /// A daemon accepts connections on the socket.
+        case listening(socket: String)
+        /// `linkd.socket` is active: systemd starts the daemon on the first connection.
+        case activatable(socket: String)
+        /// Nothing listens, but the socket file is still there.
+        case staleSocket(socket: String)
+        /// Nothing listens; the next `linkd open` starts a daemon.
+        case down(socket: String)
+        /// `XDG_RUNTIME_DIR` is not set, so there is no place for the socket.
+        case noRuntimeDirectory
+
+        /// Whether a link sent now reaches a daemon: one listens, or systemd starts one.
+        package var isReachable: Bool {
+            switch self {
+            case .listening, .activatable: true
+            case .staleSocket, .down, .noRuntimeDirectory: false
             }
-        } else {
-            lines.append("desktop file: none (run 'linkd register')")
         }
-        if access(registrar.mimeApps, F_OK) == 0 {
-            let data = FileManager.default.contents(atPath: registrar.mimeApps)
-            if data.flatMap({ String(validating: $0, as: UTF8.self) }) == nil {
-                lines.append(
-                    "mimeapps.list: \(registrar.mimeApps) cannot be read as UTF-8 text; linkd leaves it as it is"
-                )
+
+        /// The socket's path, `nil` when there is no runtime folder.
+        package var socket: String? {
+            switch self {
+            case .listening(let path), .activatable(let path), .staleSocket(let path), .down(let path): path
+            case .noRuntimeDirectory: nil
             }
         }
-        let loaded = ConfigLoader.installed(environment: environment).load()
-        let claimed = loaded.apps.flatMap { $0.links.map(\.match.scheme) }.filter { !Registrar.webSchemes.contains($0) }
-        for scheme in Set(schemes + claimed).sorted() { lines.append(schemeLine(scheme)) }
-        let units = unitStates()  // one systemctl call for both lines
-        lines.append(daemonLine(environment, socketUnitActive: units?.first == "active"))
-        lines.append(
-            units.map { "systemd: linkd.socket \($0[0]), linkd.service \($0[1])" }
-                ?? "systemd: no user manager answers (linkd starts on demand)"
-        )
-        lines.append(
-            "apps: "
-                + (loaded.apps.isEmpty
-                    ? "none" : loaded.apps.map { "\($0.app) (\($0.links.count) links)" }.joined(separator: ", "))
-        )
-        for error in loaded.errors { lines.append("config problem: \(error)") }
-        return lines
     }
 
-    private static func schemeLine(_ scheme: String) -> String {
-        guard let (_, output) = Self.run(["/usr/bin/gio", "mime", "x-scheme-handler/" + scheme]) else {
-            return "scheme \(scheme): cannot ask GIO (gio is not installed)"
-        }
-        let first = output.split(separator: "\n").first.map(String.init) ?? ""
-        guard first.hasPrefix("Default application for"), let colon = first.lastIndex(of: ":") else {
-            return "scheme \(scheme): no handler (run 'linkd register \(scheme)')"
-        }
-        let handler = first[first.index(after: colon)...].trimmingSpaces
-        return handler == DesktopEntry.id
-            ? "scheme \(scheme): GIO opens it with \(handler) (linkd)"
-            : "scheme \(scheme): GIO opens it with \(handler), not linkd"
+    /// The states of linkd's systemd user units (`active`, `inactive`, `failed`…).
+    package struct Units: Sendable, Equatable {
+        package var socket: String
+        package var service: String
     }
 
-    private static func daemonLine(_ environment: [String: String], socketUnitActive: Bool) -> String {
-        guard let paths = try? DaemonPaths.resolve(environment: environment) else {
-            return "daemon: no XDG_RUNTIME_DIR"
-        }
-        if socketUnitActive {
-            return "daemon: activatable by systemd (linkd.socket is active) on \(paths.socket)"
-        }
-        if let connection = try? UnixSocket.connect(path: paths.socket) {
-            connection.close()
-            return "daemon: listening on \(paths.socket)"
-        }
-        if access(paths.socket, F_OK) == 0 { return "daemon: down (stale socket file \(paths.socket))" }
-        return "daemon: down (the next 'linkd open' starts it)"
-    }
-}
-
-extension DesktopStatus {
-    /// The states of `linkd.socket` and `linkd.service` (`active`, `inactive`, `failed`…) as the user manager
-    /// reports them, or `nil` when no manager answers.
-    fileprivate static func unitStates() -> [String]? {
-        guard
-            let (_, output) = Self.run(["/usr/bin/systemctl", "--user", "is-active", "linkd.socket", "linkd.service"])
-        else { return nil }
-        let states = output.split(separator: "\n").map(String.init)
-        return states.count == 2 ? states : nil
+    /// An app loaded from apps.d.
+    package struct App: Sendable, Equatable {
+        /// Its name (`com.example.Notes`).
+        package var name: String
+        /// How many links it claims.
+        package var links: Int
     }
 
-    /// Runs a helper program (`gio`, `systemctl`) and returns its exit status and output; `nil` when it cannot be
-    /// started (its exec failed: status 127).
-    fileprivate static func run(_ arguments: [String]) -> (status: Int32, output: String)? {
-        let environment = ProcessInfo.processInfo.environment
-        guard let (status, output) = try? Subprocess(arguments, environment: environment).run(), status != 127 else {
-            return nil
-        }
-        return (status, String(decoding: output, as: UTF8.self))
-    }
-}
+    /// linkd's desktop file's path.
+    package var desktopFile: String
+    /// linkd's desktop file, as found.
+    package var entry: Entry
+    /// The `mimeapps.list` `linkd register` writes.
+    package var mimeApps: String
+    /// Whether that list exists but is not UTF-8 text (linkd leaves it alone then).
+    package var isMimeAppsUnreadable: Bool
+    /// Whether `gio` could be run to resolve the handlers.
+    package var canAskGIO: Bool
+    /// Every scheme linkd's desktop file declares or an app claims, sorted.
+    package var schemes: [SchemeHandler]
+    /// Whether and how the daemon can be reached.
+    package var daemon: Daemon
+    /// The units' states, `nil` when no systemd user manager answers.
+    package var units: Units?
+    /// The apps loaded, in file-name order.
+    package var apps: [App]
+    /// Each problem in the apps.d files.
+    package var configProblems: [String]
 
-extension StringProtocol {
-    fileprivate var trimmingSpaces: String {
-        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
-    }
-
+    /// Whether every scheme opens in linkd and the daemon can be reached: `linkd status` exits 0 then, else 1.
+    package var isHealthy: Bool { daemon.isReachable && schemes.allSatisfy(\.opensInLinkd) }
 }
