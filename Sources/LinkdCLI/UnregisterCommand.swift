@@ -1,39 +1,53 @@
 import LinkdDesktop
 
-/// `linkd unregister SCHEME...`.
+/// `linkd unregister [--system] [SCHEME...]`.
 struct UnregisterCommand: Command {
     static let name = "unregister"
-    static let abstract = "Stop linkd opening links of these schemes."
-    static let usage = "linkd unregister <scheme> ..."
+    static let abstract = "Stop linkd opening links of these schemes (default: every scheme it registered)."
+    static let usage = "linkd unregister [--system] [<scheme> ...]"
     static let help = """
         OVERVIEW: \(abstract)
 
         USAGE: \(usage)
 
-        Removes linkd's defaults for the schemes from mimeapps.list (every other entry stays), their MimeType
-        entries from linkd.desktop, and the desktop file itself when no scheme is left, so GIO no longer falls
-        back to linkd.
+        ARGUMENTS:
+          <scheme>                A URL scheme linkd registered; with none, every one it registered.
+
+        OPTIONS:
+          --system                Undo 'linkd register --system' (as root), in /usr/share/applications.
+          -h, --help              Show help information.
+
+        Where linkd is still the default for a scheme, puts back the default it replaced, exactly as it was
+        ('unregistered: myapp (restored: com.example.Notes.desktop)'), or else removes linkd's line; removes
+        linkd from the scheme's added associations and the scheme from linkd.desktop, and the desktop file
+        itself when no scheme is left, so GIO no longer falls back to linkd. A default someone set since
+        linkd registered stays, and so does every other entry.
 
         """
 
-    static let options: [CommandOption] = []
+    static let options: [CommandOption] = [.flag("--system")]
 
+    /// The schemes to unregister; none means every one linkd registered.
     var schemes: [String]
+    /// Whether to undo the registration for every user.
+    var isSystem: Bool
+    /// The folder the `--system` paths are under: `/`, but a temporary folder in tests.
+    var systemRoot = "/"
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
         let scanner = try Self.scan(arguments)
-        guard !scanner.positionals.isEmpty else { throw .missingArgument("<scheme>", command: Self.name) }
         schemes = try scanner.schemes(command: Self.name)
+        isSystem = scanner.flags.contains("--system")
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
-        do {
-            let changed = try Registrar().unregister(schemes)
-            let names = schemes.map { $0.lowercased() }.joined(separator: ", ")
-            console.write(changed ? "unregistered: \(names)\n" : "not registered: \(names)\n")
+        let registrar = isSystem ? Registrar.system(root: systemRoot) : Registrar()
+        do throws(Registrar.Problem) {
+            let outcome = try registrar.unregister(schemes.isEmpty ? nil : schemes)
+            console.write(outcome.summary + "\n")
             return .success
         } catch {
-            throw .failed("\(error)", exitCode: .permission)
+            throw .failed("\(error)", exitCode: error.isPermissionDenied ? .permission : .invalid)
         }
     }
 }

@@ -10,22 +10,6 @@ import Testing
     /// A second link: the same one opened again while its first run is in flight would be joined, not run twice.
     static let otherLink = "myapp://note/8?x=2#access_token=eyJhbGciOiJIUzI1NiJ9.e30.c2ln&refresh_token=q~z.w"
 
-    /// The daemon harness's world, plus HOME, XDG_DATA_HOME and no display or session bus.
-    private func desktop(_ world: DaemonHarness) -> [String: String] {
-        var environment = world.environment
-        environment["HOME"] = world.root.path
-        environment["XDG_DATA_HOME"] = world.root.appendingPathComponent("data").path
-        environment["XDG_DATA_DIRS"] = "/usr/share"
-        for key in ["DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_CURRENT_DESKTOP", "BROWSER"] {
-            environment.removeValue(forKey: key)
-        }
-        return environment
-    }
-
-    private func file(_ world: DaemonHarness, _ path: String) -> String? {
-        try? String(contentsOf: world.root.appendingPathComponent(path), encoding: .utf8)
-    }
-
     private func run(_ path: String, _ arguments: [String], _ environment: [String: String]) throws -> Int32 {
         let process = try SpawnedProcess(path, arguments, environment: environment)
         process.waitUntilExit()
@@ -34,14 +18,14 @@ import Testing
 
     @Test func registersIdempotentlyWithAValidEntryAndKeepsOtherEntries() throws {
         let world = try DaemonHarness()
-        let environment = desktop(world)
+        let environment = world.desktopEnvironment
         try FileManager.default.createDirectory(at: world.config, withIntermediateDirectories: true)
         let existing =
             "# mine\n[Default Applications]\ntext/html=firefox.desktop\n\n[Added Associations]\nimage/png=eog.desktop;\n"
         try Data(existing.utf8).write(to: world.config.appendingPathComponent("mimeapps.list"))
         let first = try LinkdProcess.run(["register", "myapp", "Com.Example.Notes"], environment: environment)
         #expect(first == .init(stdout: "registered: myapp, com.example.notes\n", stderr: "", status: 0))
-        let entry = try #require(file(world, "data/applications/linkd.desktop"))
+        let entry = try #require(world.file("data/applications/linkd.desktop"))
         #expect(
             entry == """
                 [Desktop Entry]
@@ -56,7 +40,7 @@ import Testing
                 """
         )
         #expect(
-            file(world, "config/mimeapps.list") == """
+            world.file("config/mimeapps.list") == """
                 # mine
                 [Default Applications]
                 text/html=firefox.desktop
@@ -78,7 +62,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: world.root.path + "/data/applications/mimeinfo.cache"))
         let again = try LinkdProcess.run(["register", "myapp", "com.example.notes"], environment: environment)
         #expect(again.stdout == "already registered: myapp, com.example.notes\n")
-        #expect(file(world, "data/applications/linkd.desktop") == entry)
+        #expect(world.file("data/applications/linkd.desktop") == entry)
     }
 
     static let refusals = [
@@ -103,30 +87,30 @@ import Testing
     @Test(arguments: refusals)
     func refusesSchemesItMustNeverOwn(_ scheme: String, _ message: String) throws {
         let world = try DaemonHarness()
-        let output = try LinkdProcess.run(["register", "myapp", scheme], environment: desktop(world))
-        #expect(output == refusal(message, "register", usage: "[<scheme> ...]"))
-        #expect(file(world, "data/applications/linkd.desktop") == nil)  // all or nothing
+        let output = try LinkdProcess.run(["register", "myapp", scheme], environment: world.desktopEnvironment)
+        #expect(output == refusal(message, "register", usage: "[--system] [<scheme> ...]"))
+        #expect(world.file("data/applications/linkd.desktop") == nil)  // all or nothing
     }
 
     @Test(arguments: refusals)
     func unregisterRefusesTheSameSchemes(_ scheme: String, _ message: String) throws {
         let world = try DaemonHarness()
-        let environment = desktop(world)
+        let environment = world.desktopEnvironment
         #expect(try LinkdProcess.run(["register", "myapp"], environment: environment).status == 0)
         let output = try LinkdProcess.run(["unregister", "myapp", scheme], environment: environment)
-        #expect(output == refusal(message, "unregister", usage: "<scheme> ..."))
-        #expect(file(world, "data/applications/linkd.desktop") != nil)  // all or nothing
+        #expect(output == refusal(message, "unregister", usage: "[--system] [<scheme> ...]"))
+        #expect(world.file("data/applications/linkd.desktop") != nil)  // all or nothing
     }
 
     @Test func registersTheCustomSchemesOfAppsDByDefault() throws {
         let world = try DaemonHarness()
-        let output = try LinkdProcess.run(["register"], environment: desktop(world))
+        let output = try LinkdProcess.run(["register"], environment: world.desktopEnvironment)
         #expect(output.stdout == "registered: myapp\n")
     }
 
     @Test func gioAndXdgOpenDeliverTheLinkByteExactAndStopAfterUnregister() throws {
         let world = try DaemonHarness()
-        let environment = desktop(world)
+        let environment = world.desktopEnvironment
         #expect(try LinkdProcess.run(["register", "myapp"], environment: environment).status == 0)
         #expect(try run("/usr/bin/gio", ["open", Self.link], environment) == 0)
         #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 1 })
@@ -145,7 +129,7 @@ import Testing
         #expect(
             try LinkdProcess.run(["unregister", "myapp"], environment: environment).stdout == "unregistered: myapp\n"
         )
-        #expect(file(world, "data/applications/linkd.desktop") == nil)
+        #expect(world.file("data/applications/linkd.desktop") == nil)
         #expect(try run("/usr/bin/gio", ["open", Self.link], environment) != 0)
         usleep(500_000)  // a link that still arrived would show no event but its record: give it the time
         #expect(world.receivedPayloads().count == 2)
@@ -155,7 +139,7 @@ import Testing
 
     @Test func statusReportsAHandEditedEntryAndUnregisterKeepsForeignEntries() throws {
         let world = try DaemonHarness()
-        let environment = desktop(world)
+        let environment = world.desktopEnvironment
         #expect(try LinkdProcess.run(["register", "myapp"], environment: environment).status == 0)
         let path = world.root.path + "/data/applications/linkd.desktop"
         let edited = try String(contentsOfFile: path, encoding: .utf8).replacing(" open %u", with: " open \"%u\"")
@@ -175,7 +159,7 @@ import Testing
 
     @Test func anUnreadableMimeappsListIsReportedAndLeftByteForByte() throws {
         let world = try DaemonHarness()
-        let environment = desktop(world)
+        let environment = world.desktopEnvironment
         let list = world.config.appendingPathComponent("mimeapps.list")
         let bytes = Data("[Default Applications]\nx-scheme-handler/other=caf\u{e9}.desktop\n".utf8).map {
             $0 == 0xC3 ? 0xFF : $0  // a Latin-1 editor's work: not UTF-8
