@@ -5,11 +5,11 @@ import LinkdFormats
 struct StatusCommand: Command {
     static let name = "status"
     static let abstract = "Show which schemes open in linkd, whether the daemon can be reached, and the apps loaded."
-    static let usage = "linkd status"
+    static let usage = "linkd status [--json]"
     static let help = """
         OVERVIEW: \(abstract)
 
-        USAGE: \(usage) [--json]
+        USAGE: \(usage)
 
         OPTIONS:
           --json                  Print one JSON object: schemes and the handler GIO resolves for each, the

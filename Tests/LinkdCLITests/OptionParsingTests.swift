@@ -9,7 +9,7 @@ import Testing
         "route": "linkd route [--json] [--reveal] [--config <dir>] <url> ...",
         "daemon": "linkd daemon [--socket <path>] [--idle-exit <seconds>]",
         "reset": "linkd reset request --app <name> --email <address>",
-        "status": "linkd status",
+        "status": "linkd status [--json]",
     ]
 
     /// `option VALUE` as two arguments, or as one with `=`.
