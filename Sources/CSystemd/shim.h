@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -161,6 +162,20 @@ static inline int linkd_epoll_create(void) {
 static inline int linkd_eventfd_create(void) {
     int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     return fd < 0 ? -errno : fd;
+}
+
+/// An inotify instance, non-blocking and close-on-exec (inotify_init1(2)). Returns it, or -errno.
+static inline int linkd_inotify_create(void) {
+    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+/// Watches `path`, a folder, for files created, written, moved or removed in it, and for its own removal or move.
+/// Returns the watch descriptor, or -errno.
+static inline int linkd_inotify_watch_folder(int fd, const char *path) {
+    int watch = inotify_add_watch(fd, path, IN_CREATE | IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_FROM | IN_MOVED_TO |
+                                                IN_DELETE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
+    return watch < 0 ? -errno : watch;
 }
 
 #endif

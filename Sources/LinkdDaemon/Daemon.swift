@@ -41,7 +41,10 @@ package struct Daemon: Sendable {
             try? notifier.notifyStopping()
             return 69
         }
-        let loaded = ConfigLoader.installed().load()
+        let loader = ConfigLoader.installed()
+        // Watched before the first read, so that no edit falls between the two.
+        let watch = try? FolderWatch(loader.directories.map(\.path))
+        let loaded = loader.load()
         for error in loaded.errors { log.warning("config: \(error)") }
         let activity = Activity()
         let shutdown = Shutdown()
@@ -66,12 +69,27 @@ package struct Daemon: Sendable {
             return 69
         }
         let signals = SignalWatch()
-        let signalStream = signals.stream
+        let stops = signals.stops
+        let reloads = signals.reloads
         let server = Server(listener: listener, service: service, activity: activity, shutdown: shutdown, log: log)
         await withDiscardingTaskGroup { group in
             group.addTask { await supervisor.run(service: service) }
             group.addTask {
-                for await _ in signalStream { shutdown.signalled() }
+                for await _ in stops { shutdown.signalled() }
+            }
+            group.addTask {
+                for await _ in reloads {
+                    log.info("SIGHUP: reading the configuration again")
+                    await service.reload(loader)
+                }
+            }
+            if let watch {
+                group.addTask {
+                    while (try? await watch.nextChange()) != nil {
+                        log.info("the configuration changed: reading it again")
+                        await service.reload(loader)
+                    }
+                }
             }
             await service.replay()
             try? notifier.notifyReady(status: "waiting for links (\(loaded.apps.count) apps)")

@@ -1,21 +1,26 @@
 import Dispatch
 import Glibc
 
-/// SIGTERM and SIGINT as an async stream (DispatchSource signal sources on a private queue), for the life of the
-/// process.
+/// SIGTERM and SIGINT (stop) and SIGHUP (reload) as async streams (DispatchSource signal sources on a private
+/// queue), for the life of the process.
 struct SignalWatch {
-    let stream: AsyncStream<Int32>
+    /// SIGTERM and SIGINT.
+    let stops: AsyncStream<Int32>
+    /// SIGHUP: read the configuration again (the unit's `ExecReload=`).
+    let reloads: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
 
     init() {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let (stops, stop) = AsyncStream.makeStream(of: Int32.self)
+        let (reloads, reload) = AsyncStream.makeStream(of: Int32.self, bufferingPolicy: .bufferingNewest(1))
         let queue = DispatchQueue(label: "linkd.signals")
-        sources = [SIGTERM, SIGINT].map { number in
+        sources = [(SIGTERM, stop), (SIGINT, stop), (SIGHUP, reload)].map { number, continuation in
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { continuation.yield(number) }
             source.resume()
             return source
         }
-        self.stream = stream
+        self.stops = stops
+        self.reloads = reloads
     }
 }

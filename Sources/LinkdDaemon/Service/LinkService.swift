@@ -13,7 +13,7 @@ actor LinkService {
         var waiters: [CheckedContinuation<WireProtocol.Response, Never>] = []
     }
 
-    let resolver: LinkResolver
+    private(set) var resolver: LinkResolver
     nonisolated let spool: Spool
     nonisolated let log: DaemonLog
     nonisolated let activity: Activity
@@ -44,6 +44,16 @@ actor LinkService {
         dbus = DBusAction()
         forward = ForwardAction(timeToLive: forwardTTL)
         reset = ResetAction(pkceStore: pkceStore)
+    }
+
+    /// Reads the configuration again and routes the next link with it; a configuration that has problems keeps its
+    /// good apps (each problem is logged).
+    func reload(_ loader: ConfigLoader) {
+        let loaded = loader.load()
+        for error in loaded.errors { log.warning("config: \(error)") }
+        resolver = LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false)
+        let links = loaded.apps.map(\.links.count).reduce(0, +)
+        log.info("configuration read: \(loaded.apps.count) apps, \(links) links, \(loaded.errors.count) problems")
     }
 
     /// Answers `{"op": "open"}`; `client`, when the client said it can, answers a reset's password question.

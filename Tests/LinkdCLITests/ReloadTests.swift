@@ -1,0 +1,85 @@
+import Foundation
+import Glibc
+import LinkdTestSupport
+import Synchronization
+import Testing
+
+/// A running daemon follows its configuration: an edit of apps.d applies to the next link (inotify), SIGHUP reads
+/// it again, and a broken edit keeps the good apps.
+@Suite struct ReloadTests {
+    private static let inbox =
+        #"{"app": "com.example.Inbox", "links": [{"match": "inbox://msg/{id}", "action": "forward"}]}"#
+
+    private func appsFolder(_ world: DaemonHarness) -> URL {
+        world.config.appendingPathComponent("linkd/apps.d")
+    }
+
+    @Test func anAppAddedToAppsDWorksWithinASecondWithoutARestart() throws {
+        let world = try DaemonHarness()
+        let log = world.root.path + "/daemon.log"
+        let daemon = try world.startDaemon(["--idle-exit", "30"], stderrPath: log)
+        defer { daemon.terminate() }
+        #expect(try world.run(["open", "inbox://msg/1"]).status == 1)
+        try Data(Self.inbox.utf8).write(to: appsFolder(world).appendingPathComponent("inbox.json"))
+        let written = ContinuousClock.now
+        // The daemon's reading of the folder gives no event to this test: it asks again until the link is claimed.
+        #expect(world.waitUntil(.seconds(1)) { (try? world.run(["open", "inbox://msg/2"]))?.status == 0 })
+        #expect(ContinuousClock.now - written < .seconds(1))
+        #expect(world.daemonPIDs() == [daemon.pid], "the same daemon: no restart")
+        #expect(
+            try String(contentsOfFile: log, encoding: .utf8).contains("the configuration changed: reading it again")
+        )
+    }
+
+    /// A program installed after the configuration was read is not a change of apps.d: SIGHUP (the unit's
+    /// `ExecReload=`) reads the configuration again, and the link runs it.
+    @Test func sighupReadsTheConfigurationAgain() throws {
+        let world = try DaemonHarness()
+        let app =
+            #"{"app": "com.example.Late", "links": [{"match": "late://x", "action": {"exec": ["late-handler"]}}]}"#
+        try Data(app.utf8).write(to: appsFolder(world).appendingPathComponent("late.json"))
+        let environment = ["HOME": world.root.path]
+        let daemon = try world.startDaemon(["--idle-exit", "30"], extra: environment)
+        defer { daemon.terminate() }
+        let missing = try world.run(["open", "late://x"])
+        #expect(missing.status == 69)
+        #expect(missing.stderr.contains("the program 'late-handler' cannot be found; run 'linkd check'"), "\(missing)")
+        let bin = world.root.appendingPathComponent(".local/bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let handler = try world.script("late-handler", "cat > \(world.received.path)\n")
+        try FileManager.default.moveItem(at: handler, to: bin.appendingPathComponent("late-handler"))
+        kill(daemon.pid, SIGHUP)
+        #expect(world.waitUntil(.seconds(5)) { (try? world.run(["open", "late://x"]))?.status == 0 })
+        #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 })
+        #expect(world.daemonPIDs() == [daemon.pid])
+    }
+
+    /// 1,000 writes while links stream in: a few reloads, every link acted on, and a broken file keeps the good apps.
+    @Test func aStormOfWritesCausesAFewReloadsAndLosesNoLink() throws {
+        let world = try DaemonHarness()
+        let log = world.root.path + "/daemon.log"
+        let daemon = try world.startDaemon(["--idle-exit", "30"], stderrPath: log)
+        defer { daemon.terminate() }
+        let file = appsFolder(world).appendingPathComponent("inbox.json")
+        let links = (0..<200).map { "myapp://note/s\($0)" }.joined(separator: "\n") + "\n"
+        let streaming = DispatchQueue(label: "stream")
+        let output = Mutex<LinkdProcess.Output?>(nil)
+        streaming.async {
+            let result = try? world.run(["open", "-"], stdin: Data(links.utf8))
+            output.withLock { $0 = result }
+        }
+        for index in 0..<1_000 {
+            // Every other write is broken JSON: the good app (notes.json) keeps working throughout.
+            try Data((index % 2 == 0 ? Self.inbox : "{").utf8).write(to: file)
+        }
+        try Data(Self.inbox.utf8).write(to: file)
+        streaming.sync {}
+        let streamed = output.withLock { $0 }
+        #expect(streamed?.status == 0, "\(String(describing: streamed))")
+        #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 200 })
+        #expect(world.waitUntil(.seconds(2)) { (try? world.run(["open", "inbox://msg/3"]))?.status == 0 })
+        let reloads =
+            try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "reading it again").count - 1
+        #expect(reloads >= 1 && reloads <= 10, "\(reloads) reloads for 1,000 writes")
+    }
+}
