@@ -68,6 +68,7 @@ actor LinkService {
         do throws(RouteError) {
             resolution = try resolver.resolve(link)
         } catch {
+            if case .unmatched = error, let answer = await openEmailed(link, client: client) { return answer }
             return refused(error, link: link)
         }
         guard let app = resolution.app, let claim = resolution.link else {
