@@ -38,7 +38,6 @@ struct DaemonCommand: Command {
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
-        let status = await Daemon(options: daemonOptions).run()
-        return status == 0 ? .success : .unavailable
+        ExitCode(rawValue: await Daemon(options: daemonOptions).run()) ?? .unavailable
     }
 }

@@ -72,6 +72,7 @@ struct OpenCommand: Command {
             let request = WireProtocol.Request.open(url: input, interactive: prompt.source != nil)
             var response: WireProtocol.Response?
             var gavePassword = false
+            prompt.missingAskpass = nil
             // Sent again once on a dropped connection or a daemon that stopped before acting on it, but never after
             // a password went out for it on a dropped connection: the reset may have happened, and a second run
             // would ask (and perhaps send) again.
@@ -102,6 +103,17 @@ struct OpenCommand: Command {
                 console.writeError("Error: link \(number + 1): the daemon closed the connection\(detail)\n")
                 notice?.record(failure: "the daemon closed the connection\(detail)")
                 worst = max(worst, .temporaryFailure)
+                continue
+            }
+            if let program = prompt.missingAskpass, response.failure != nil {
+                // The password was not given because the askpass program cannot be run: that is the error.
+                let failure = WireProtocol.Failure(
+                    kind: .unavailable,
+                    reason: "askpass_not_found",
+                    message: "the askpass program '\(program)' (LINKD_ASKPASS) cannot be found or run; nothing changed"
+                )
+                notice?.record(.failed(failure))
+                worst = max(worst, report(.failed(failure), input: input, number: number + 1, console))
                 continue
             }
             notice?.record(response)

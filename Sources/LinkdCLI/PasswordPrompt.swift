@@ -18,6 +18,9 @@ struct PasswordPrompt {
     let source: Source?
     let console: Console
     private var stdinUsed = false
+    /// The askpass program, when it was asked for (for the current link) and cannot be run: not the person
+    /// cancelling, but an error.
+    var missingAskpass: String?
 
     init(passwordFromStdin: Bool, console: Console, environment: [String: String]) {
         self.console = console
@@ -58,6 +61,10 @@ struct PasswordPrompt {
             return askTerminal(question.prompt)
         case .askpass(let command):
             guard question.error == nil else { return nil }
+            guard Askpass.canRun(command[0]) else {
+                missingAskpass = command[0]
+                return nil
+            }
             return Askpass.run(command + ["linkd: " + question.prompt])
         }
     }
@@ -101,6 +108,13 @@ struct PasswordPrompt {
 /// Runs an askpass program: the prompt is its last argument, the password its standard output up to the first
 /// newline, and a non-zero exit means the person cancelled.
 enum Askpass {
+    /// Whether `program` (`$LINKD_ASKPASS` as given: a path, or a name looked up on `PATH`) can be run.
+    static func canRun(_ program: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        guard !program.contains("/") else { return FileSystem.isExecutable(program) }
+        let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        return path.contains { FileSystem.isExecutable("\($0)/\(program)") }
+    }
+
     static func run(_ arguments: [String]) -> Secret? {
         var askpass = Subprocess(arguments, environment: ProcessInfo.processInfo.environment)
         askpass.errorOutput = .descriptor(.standardError)

@@ -18,7 +18,8 @@ package struct Daemon: Sendable {
 
     /// Runs until idle exit or a signal, then stops in two phases (``Shutdown``).
     ///
-    /// - Returns: the process exit status (0, or 69 when the daemon cannot listen).
+    /// - Returns: the process exit status: 0, 69 when the daemon cannot listen, 75 when another daemon of this user
+    ///   already listens (one of several started together wins; the others say so and exit).
     package func run() async -> Int32 {
         signal(SIGPIPE, SIG_IGN)  // a client or program that goes away is an EPIPE, not the daemon's death
         let log = DaemonLog.make()
@@ -35,7 +36,8 @@ package struct Daemon: Sendable {
                 listener = try Listener.bind(path: paths.socket, lockPath: paths.lock)
             }
         } catch Listener.Failure.anotherDaemonIsRunning {
-            return 0
+            log.notice("another linkd daemon is already running for this user; this one exits")
+            return 75
         } catch {
             log.error("cannot listen: \(error)")
             try? notifier.notifyStopping()

@@ -83,6 +83,18 @@ import Testing
         #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 10 })
     }
 
+    @Test func aSecondDaemonSaysWhyItExits() throws {
+        let world = try DaemonHarness()
+        let first = try world.startDaemon(["--idle-exit", "30"])
+        defer { first.terminate() }
+        let second = try world.run(["daemon"])
+        #expect(second.status == 75)
+        #expect(
+            second.stderr.hasSuffix("linkd: another linkd daemon is already running for this user; this one exits\n")
+        )
+        #expect(world.daemonPIDs() == [first.pid])
+    }
+
     @Test(.enabled(if: getuid() == 0, "needs root to act as another uid"))
     func aClientOfAnotherUIDIsRefused() throws {
         let world = try DaemonHarness()

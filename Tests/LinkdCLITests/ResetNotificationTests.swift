@@ -110,7 +110,7 @@ import Testing
         client.send(#"{"op": "open", "url": "resetapp://reset?code=\#(code)", "interactive": false}"# + "\n")
         #expect(
             client.readLine()
-                == #"{"ok": false, "error": {"kind": "unavailable", "reason": "no_password_source", "#
+                == #"{"ok": false, "error": {"kind": "temporary", "reason": "no_password_source", "#
                 + #""message": "a reset needs a new password: open the link with 'linkd open'"}}"#
         )
         close(client)

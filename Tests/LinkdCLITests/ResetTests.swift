@@ -207,6 +207,30 @@ import Testing
         #expect(cancelled.status == 75, "\(cancelled)")
         #expect(cancelled.stderr == "Error: link 1: no new password was given; nothing changed [cancelled]\n")
         #expect(reset.gotrue.requests.filter { $0.method == "PUT" }.count == 1)
+
+        // An askpass program that is not there is an error naming it, not the person cancelling.
+        let third = try reset.recoveryLink()
+        let missing = try reset.world.run(["open", third.url], extra: ["LINKD_ASKPASS": "/nonexistent/askpass"])
+        #expect(missing.status == 69, "\(missing)")
+        #expect(
+            missing.stderr
+                == "Error: link 1: the askpass program '/nonexistent/askpass' (LINKD_ASKPASS) cannot be found or run; "
+                + "nothing changed [askpass_not_found]\n"
+        )
+        #expect(reset.gotrue.requests.filter { $0.method == "PUT" }.count == 1)
+    }
+
+    /// With no terminal, no `--password-stdin` and no askpass program, a reset cannot be done here and now: 75.
+    @Test func noPasswordSourceIsATemporaryFailure() throws {
+        let reset = try ResetWorld()
+        let link = try reset.recoveryLink()
+        let result = try reset.world.run(["open", link.url], extra: ["PATH": "/nonexistent", "LINKD_ASKPASS": ""])
+        #expect(result.status == 75, "\(result)")
+        #expect(
+            result.stderr
+                == "Error: link 1: a reset needs a new password: open the link with 'linkd open' [no_password_source]\n"
+        )
+        #expect(reset.gotrue.requests.isEmpty)
     }
 
     @Test func overTLSTheBackendsCAFileIsTrustedAndWithoutItTheConnectionFails() throws {

@@ -29,7 +29,7 @@ struct ResetAction: Action {
             service.log.notice("a reset link for \(link.appName) came from a client that cannot give a password")
             return .failed(
                 WireProtocol.Failure(
-                    kind: .unavailable,
+                    kind: .temporary,
                     reason: "no_password_source",
                     message: "a reset needs a new password: open the link with 'linkd open'"
                 )
