@@ -39,6 +39,37 @@ import Testing
         #"{"id": "\#(id)", "app": "\#(Self.app)", "route": "\#(route)", "fields": {\#(fields)}}"#
     }
 
+    @Test func everyLineTheReadmeQuotesIsInAnExample() throws {
+        let readme = try String(
+            contentsOf: Self.examples.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("README.md"),
+            encoding: .utf8
+        )
+        let section = try #require(readme.firstRange(of: "\n## Receiving links in your app\n"))
+        let text = readme[section.upperBound...]
+        let end = text.firstRange(of: "\n## ")?.lowerBound ?? text.endIndex
+        let examples = try ["receive-link.py", "receive-link.sh", "subscribe.py"].map {
+            try String(contentsOf: Self.examples.appendingPathComponent($0), encoding: .utf8)
+        }
+        let exampleLines = Set(
+            examples.flatMap { $0.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } }
+        )
+        var quoted: [String] = []
+        var language: Substring?
+        for line in text[..<end].split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                language = language == nil ? line.dropFirst(3) : nil
+            } else if language == "python" || language == "sh", !line.isEmpty {
+                quoted.append(line.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        #expect(quoted.count >= 8)
+        #expect(quoted.filter { !exampleLines.contains($0) } == [])
+        for name in ["receive-link.py", "receive-link.sh", "subscribe.py"] {
+            #expect(readme.contains("(share/examples/\(name))"), "the README links \(name)")
+        }
+    }
+
     @Test(arguments: ["receive-link.py", "receive-link.sh"])
     func theExecExampleNotesTheRouteAndFieldsButNoSecret(_ example: String) throws {
         let world = try DaemonHarness()
