@@ -66,7 +66,7 @@ struct OpenCommand: Command {
         )
         var connected = false
         var worst = ExitCode.success
-        var notice = OutcomeNotice.isNeeded ? OutcomeNotice() : nil
+        var notice = OutcomeNotice.isNeeded() ? OutcomeNotice() : nil
         for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
             let input = String(decoding: bytes, as: UTF8.self)
             let request = WireProtocol.Request.open(url: input, interactive: prompt.source != nil)

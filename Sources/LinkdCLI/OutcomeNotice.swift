@@ -1,3 +1,5 @@
+import FoundationEssentials
+import LinkdConfig
 import LinkdDaemon
 import LinkdDesktop
 import LinkdFormats
@@ -13,14 +15,20 @@ struct OutcomeNotice {
 
     private var outcomes: [(app: String?, succeeded: Bool, text: String)] = []
 
-    /// Whether nobody would see standard error: no terminal there.
-    static var isNeeded: Bool { !FileDescriptor.standardError.isTerminal }
+    /// Whether a notification is wanted and can be shown: nobody would see standard error (no terminal there), and
+    /// there is a session bus to ask (`DBUS_SESSION_BUS_ADDRESS`, or `$XDG_RUNTIME_DIR/bus`) — so a script or a
+    /// benchmark without a desktop session pays nothing for it.
+    static func isNeeded(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        guard !FileDescriptor.standardError.isTerminal else { return false }
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
+        return XDGDirectories(environment: environment).runtimeDirectory.map { FileSystem.exists($0 + "/bus") } ?? false
+    }
 
     /// Notes the daemon's answer for one link.
     mutating func record(_ response: WireProtocol.Response) {
         switch response {
         case .accepted(_, let app, .done, let message?):
-            outcomes.append((app, true, Self.sentence(message)))
+            outcomes.append((app, true, Self.sentence(message, capitalized: true)))
         case .accepted(_, let app, .queued, _):
             outcomes.append((app, true, "The link will open when \(app ?? "the app") starts."))
         case .accepted(_, let app, _, _):
@@ -53,10 +61,11 @@ struct OutcomeNotice {
         try? await DesktopNotification.show(summary: summary, body: body, timeout: Self.timeout)
     }
 
-    /// `text` as a sentence: a capital first letter and a full stop.
-    private static func sentence(_ text: String) -> String {
+    /// `text` with a full stop, and a capital first letter when it stands alone (after a colon it stays as it is: it
+    /// may start with an app id).
+    private static func sentence(_ text: String, capitalized: Bool = false) -> String {
         let clean = DisplayText.sanitize(text)
         guard let first = clean.first else { return clean }
-        return first.uppercased() + clean.dropFirst() + (clean.hasSuffix(".") ? "" : ".")
+        return (capitalized ? first.uppercased() + clean.dropFirst() : clean) + (clean.hasSuffix(".") ? "" : ".")
     }
 }

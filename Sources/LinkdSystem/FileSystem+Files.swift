@@ -85,3 +85,10 @@ extension FileSystem {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR && access(path, X_OK) == 0
     }
 }
+
+extension FileSystem {
+    /// Whether anything exists at `path` (`access(2)` with `F_OK`; a dangling symbolic link does not).
+    package static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+}

@@ -59,6 +59,31 @@ struct SystemdActivationTests {
         #expect(status.contains("systemd: linkd.socket active, linkd.service "))
     }
 
+    /// A program that has read its link belongs to the app: the daemon's idle exit under systemd does not end it.
+    @Test func aDeliveredProgramOutlivesTheDaemonUnderSystemd() throws {
+        let manager = try SystemdUserManager(daemonArguments: "--idle-exit 1")
+        let received = manager.home.appendingPathComponent("received.txt")
+        let program = manager.home.appendingPathComponent("late.sh")
+        try Data("#!/bin/sh\ncat > /dev/null\nsleep 3\necho done >> \(received.path)\n".utf8).write(to: program)
+        chmod(program.path, 0o755)
+        let apps = manager.home.appendingPathComponent(".config/linkd/apps.d")
+        try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
+        try Data(
+            #"{"app": "com.example.Notes", "links": [{"match": "myapp://note/{id}", "action": {"exec": ["\#(program.path)"]}}]}"#
+                .utf8
+        )
+        .write(to: apps.appendingPathComponent("notes.json"))
+        #expect(try LinkdProcess.run(["open", "myapp://note/1"], environment: manager.environment).status == 0)
+        // systemd's children, not the test's: /proc shows when the daemon is gone, the file when the program is done.
+        let deadline = Date().addingTimeInterval(6)
+        while !manager.daemonPIDs().isEmpty && Date() < deadline { usleep(20_000) }
+        #expect(manager.daemonPIDs().isEmpty, "the daemon exited when idle")
+        #expect(lines(received).isEmpty, "the program still sleeps")
+        let done = Date().addingTimeInterval(8)
+        while lines(received).isEmpty && Date() < done { usleep(50_000) }
+        #expect(lines(received) == ["done"])
+    }
+
     @Test func aResetRunsInTheDaemonSystemdStartedFromTheRecoveryLinkAndThePKCELoop() throws {
         let manager = try SystemdUserManager(daemonArguments: "--idle-exit 5")
         let gotrue = try GoTrueDouble()

@@ -36,11 +36,12 @@ package struct DesktopStatus: Sendable, Equatable {
         /// `XDG_RUNTIME_DIR` is not set, so there is no place for the socket.
         case noRuntimeDirectory
 
-        /// Whether a link sent now reaches a daemon: one listens, or systemd starts one.
+        /// Whether a link sent now reaches a daemon: one listens, systemd starts one, or `linkd open` starts one
+        /// (it replaces a stale socket file); only with no runtime folder is there no place for it.
         package var isReachable: Bool {
             switch self {
-            case .listening, .activatable: true
-            case .staleSocket, .down, .noRuntimeDirectory: false
+            case .listening, .activatable, .staleSocket, .down: true
+            case .noRuntimeDirectory: false
             }
         }
 
