@@ -39,10 +39,16 @@ extension PrivateSessionBus {
         )
     }
 
-    /// An `org.freedesktop.Notifications` server that appends each notification to `log` as `summary<TAB>body`; it
-    /// writes `notifications` to `started` and prints `ready` once it owns the name.
-    static func notificationServer(log: String, started: String) -> String {
-        service(
+    /// An `org.freedesktop.Notifications` server that appends each notification to `log` as `summary<TAB>body`, then
+    /// answers as `answer` says; it writes `notifications` to `started` and prints `ready` once it owns the name.
+    static func notificationServer(log: String, started: String, answering answer: NotifyAnswer) -> String {
+        let reply =
+            switch answer {
+            case .id: #"invocation.return_value(GLib.Variant("(u)", (1,)))"#
+            case .never: "unanswered.append(invocation)  # kept, so that GDBus never replies"
+            case .error: #"invocation.return_dbus_error("org.freedesktop.DBus.Error.Failed", "the test server fails")"#
+            }
+        return service(
             name: "org.freedesktop.Notifications",
             objectPath: "/org/freedesktop/Notifications",
             started: started,
@@ -54,11 +60,13 @@ extension PrivateSessionBus {
                       '<arg type="a{sv}" direction="in"/><arg type="i" direction="in"/><arg type="u" direction="out"/>' \\
                       '</method></interface></node>'
 
+                unanswered = []
+
                 def on_call(connection, sender, path, interface, method, parameters, invocation):
                     app, replaces, icon, summary, body, actions, hints, timeout = parameters.unpack()
                     with open("\(log)", "a") as out:
                         out.write(summary + "\\t" + body + "\\n")
-                    invocation.return_value(GLib.Variant("(u)", (1,)))
+                    \(reply)
                 """
         )
     }

@@ -82,13 +82,24 @@ package final class PrivateSessionBus: Sendable {
         return try startPython(script, log: "refuse.log")
     }
 
+    /// How a test's notification server answers `Notify`, once it has recorded the call.
+    package enum NotifyAnswer: Sendable {
+        /// With an id, as a working server does.
+        case id
+        /// Never: it keeps the call and returns nothing, as a hung server does.
+        case never
+        /// With the D-Bus error `org.freedesktop.DBus.Error.Failed`.
+        case error
+    }
+
     /// Starts a desktop notification server (`org.freedesktop.Notifications`) that writes each notification as
-    /// `summary<TAB>body` to ``notifications``, and waits until it owns its name.
+    /// `summary<TAB>body` to ``notifications``, answers as `answer` says, and waits until it owns its name.
     ///
     /// - Throws: when it cannot be started; ``HarnessError`` when it exits or is not ready within 10 s.
-    package func startNotificationServer() throws -> SpawnedProcess {
+    package func startNotificationServer(answering answer: NotifyAnswer = .id) throws -> SpawnedProcess {
         let script = root.appendingPathComponent("notifications.py")
-        try Data(Self.notificationServer(log: notifications.path, started: started.path).utf8).write(to: script)
+        let source = Self.notificationServer(log: notifications.path, started: started.path, answering: answer)
+        try Data(source.utf8).write(to: script)
         return try startPython(script, log: "notifications.log")
     }
 
