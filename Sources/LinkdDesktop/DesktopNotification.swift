@@ -1,29 +1,63 @@
 import Dispatch
+import Glibc
 import LinkdFormats
 package import LinkdSystem
+import Synchronization
 
 /// Desktop notifications (`org.freedesktop.Notifications.Notify` on the session bus).
 package enum DesktopNotification {
-    /// sd-bus calls block: they run on this queue, never on the cooperative pool.
-    private static let queue = DispatchQueue(label: "linkd.notifications")
-
-    /// Shows `summary` and `body`; the body's markup is escaped and its control characters stripped.
+    /// Shows `summary` and `body`; the body's markup is escaped and control characters are stripped from both.
     ///
-    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` when no notification server answers within
-    ///   `timeout`.
-    package static func show(summary: String, body: String, timeout: Duration = .seconds(5)) async throws(SystemdError)
-    {
+    /// The whole of it — connecting to the bus, its handshake, the call — is bounded by `timeout`: sd-bus blocks
+    /// (its handshake alone may wait 90 s for a bus that stopped answering), so it runs on a thread of its own, and
+    /// the wait for it ends at `timeout` whatever that thread still does.
+    ///
+    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` when no notification server answered in time.
+    package static func show(
+        summary: String,
+        body: String,
+        timeout: Duration = .seconds(5)
+    ) async throws(SystemdError) {
         let text = DisplayText.escapeMarkup(body)
+        let title = DisplayText.sanitize(summary)
         let failure = await withCheckedContinuation { (continuation: CheckedContinuation<SystemdError?, Never>) in
-            queue.async {
+            let once = ResumeOnce(continuation)
+            DispatchQueue.global().async {
                 do throws(SystemdError) {
-                    try SessionBus.notify(summary: DisplayText.sanitize(summary), body: text, timeout: timeout)
-                    continuation.resume(returning: nil)
+                    try SessionBus.notify(summary: title, body: text, timeout: timeout)
+                    once.resume(returning: nil)
                 } catch {
-                    continuation.resume(returning: error)
+                    once.resume(returning: error)
                 }
+            }
+            let (seconds, attoseconds) = timeout.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                once.resume(
+                    returning: .busFailed(
+                        operation: "show a notification",
+                        errno: Errno(rawValue: ETIMEDOUT),
+                        detail: "the session bus did not answer within \(timeout)"
+                    )
+                )
             }
         }
         if let failure { throw failure }
+    }
+}
+
+/// A continuation resumed by whichever of two racing paths comes first; the other finds it resumed already.
+private final class ResumeOnce: Sendable {
+    private let continuation: Mutex<CheckedContinuation<SystemdError?, Never>?>
+
+    init(_ continuation: CheckedContinuation<SystemdError?, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume(returning value: SystemdError?) {
+        continuation.withLock { pending in
+            defer { pending = nil }
+            return pending
+        }?.resume(returning: value)
     }
 }

@@ -21,7 +21,7 @@ import Testing
 
     static let openedLine = "com.example.Notes\tThe link was opened in com.example.Notes."
     static let expiredLine =
-        "linkd\tThe link was not opened: This link has expired or was already used; request a new email (otp_expired)."
+        "linkd\tThe link was not opened: this link has expired or was already used; request a new email (otp_expired)."
     static let expiredError =
         "Error: link 1: this link has expired or was already used; request a new email (otp_expired) [link_expired]\n"
 
@@ -53,7 +53,7 @@ import Testing
         let desktop = try ClickDesktop(try DaemonHarness())
         desktop.expectClick(
             Self.unclaimed,
-            shows: "linkd\tThe link was not opened: No app claims the link: no route for &#39;myapp://other/7&#39;; "
+            shows: "linkd\tThe link was not opened: no app claims the link: no route for &#39;myapp://other/7&#39;; "
                 + "nearest: &#39;myapp://note/{id}&#39;: host is &#39;other&#39;, not &#39;note&#39;; "
                 + "&#39;myapp://slow/{id}&#39;: host is &#39;other&#39;, not &#39;slow&#39;; "
                 + "&#39;myapp://inbox/{id}&#39;: host is &#39;other&#39;, not &#39;inbox&#39;."
@@ -68,7 +68,7 @@ import Testing
         let link = try reset.recoveryLink()
         desktop.expectClick(
             link.url,
-            shows: "linkd\tThe link was not opened: The backend &#39;127.0.0.1&#39; cannot be reached: the connection "
+            shows: "linkd\tThe link was not opened: the backend &#39;127.0.0.1&#39; cannot be reached: the connection "
                 + "was refused.",
             secrets: [link.accessToken, link.refreshToken, password]
         )
@@ -80,7 +80,7 @@ import Testing
         let desktop = try ClickDesktop(try DaemonHarness())
         desktop.expectClick(
             "myapp://reset" + Self.secrets + "&type=%3Cb%3Eurgent%3C%2Fb%3E%26",
-            shows: "linkd\tThe link was not opened: A &#39;supabase.session&#39; (type &lt;b&gt;urgent&lt;/b&gt;&amp;) "
+            shows: "linkd\tThe link was not opened: a &#39;supabase.session&#39; (type &lt;b&gt;urgent&lt;/b&gt;&amp;) "
                 + "link is not a password reset; linkd refuses it at a reset link."
         )
     }
