@@ -18,10 +18,13 @@ extension DaemonHarness {
         }
     }
 
-    /// The links the spool holds (each entry's `url`); empty when there is no spool.
+    /// The links the spool holds (each entry's `url`); empty when there is no spool. A file being written (a hidden
+    /// temporary one, renamed over its entry when complete) is not an entry.
     package func spooledURLs() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: spoolPath)) ?? []).compactMap { name in
-            guard let data = FileManager.default.contents(atPath: spoolPath + "/" + name) else { return nil }
+            guard !name.hasPrefix("."), let data = FileManager.default.contents(atPath: spoolPath + "/" + name) else {
+                return nil
+            }
             return (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["url"] as? String
         }
     }

@@ -44,7 +44,7 @@ import Testing
         let log = (try? String(contentsOfFile: world.logPath, encoding: .utf8)) ?? ""
         #expect(log.contains("delivered to org.example.LinkdTest over D-Bus"))
         #expect(!log.contains("DBUSCANARY"))
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
+        #expect(world.spooledURLs().isEmpty)
     }
 
     @Test func theCallDBusActivatesAnAppThatIsNotRunning() throws {
@@ -77,7 +77,7 @@ import Testing
         #expect(world.waitUntil(.seconds(10)) { bus.openedURIs() == [Self.link] })
         #expect(
             world.waitUntil(.seconds(3)) {
-                (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
+                world.spooledURLs().isEmpty
             }
         )
         #expect(try run(world, bus, ["myapp://share/45"]).status == 0)
@@ -94,7 +94,7 @@ import Testing
         #expect(output.stderr.contains("org.freedesktop.DBus.Error.ServiceUnknown"))
         #expect(output.stderr.contains("org.example.NotInstalled"))
         #expect(output.stderr.hasSuffix("[action_failed]\n"))
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
+        #expect(world.spooledURLs().isEmpty)
     }
 
     @Test func anAppsRefusalIsReportedWithoutTheSecretsItQuotes() throws {

@@ -31,7 +31,7 @@ import Testing
         #expect(!seenByProgram.contains(Self.canary))
         #expect(
             world.waitUntil(.seconds(5)) {
-                (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
+                world.spooledURLs().isEmpty
             }
         )
     }
@@ -257,7 +257,7 @@ import Testing
         #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 2 })
         #expect(
             world.waitUntil(.seconds(5)) {
-                (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
+                world.spooledURLs().isEmpty
             }
         )
         let log = try String(contentsOfFile: world.logPath, encoding: .utf8)
@@ -327,6 +327,6 @@ import Testing
         #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty })
         #expect(world.receivedPayloads().isEmpty, "still sleeping when the daemon is gone")
         #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 })
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
+        #expect(world.spooledURLs().isEmpty)
     }
 }

@@ -46,7 +46,7 @@ import Testing
         #expect(late.readLine(timeout: .seconds(1)) == nil)  // nothing is delivered twice
         #expect(
             world.waitUntil(.seconds(3)) {
-                (try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true
+                world.spooledURLs().isEmpty
             }
         )
     }
@@ -78,7 +78,7 @@ import Testing
         let subscriber = try subscribe(world)
         defer { close(subscriber) }
         #expect(subscriber.readLine(timeout: .seconds(1)) == nil)
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
+        #expect(world.spooledURLs().isEmpty)
     }
 
     @Test func theQueueSurvivesTheDaemonsIdleExit() throws {

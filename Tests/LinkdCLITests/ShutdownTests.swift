@@ -28,7 +28,7 @@ import Testing
         #expect(output == "delivered: myapp://note/{id} → com.example.Notes\n")
         #expect(world.receivedPayloads().map { $0["url"] as? String } == ["myapp://note/1"], "\(world.daemonLog())")
         #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty }, "\(world.daemonLog())")
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
+        #expect(world.spooledURLs().isEmpty)
     }
 
     /// SIGTERM while a reset waits for its password: the client is told the daemon stopped, no password is sent,
@@ -55,7 +55,7 @@ import Testing
         let log = (try? String(contentsOfFile: world.root.path + "/daemon.log", encoding: .utf8)) ?? ""
         #expect(!log.contains("notification"), "the client was told: no notification is tried")
         #expect(reset.gotrue.requests.map(\.method) == ["GET"])
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: world.spoolPath))?.isEmpty == true)
+        #expect(world.spooledURLs().isEmpty)
         let again = try world.run(["open", "--password-stdin", link.url], stdin: Data("Canary-pass-7f3a9\n".utf8))
         #expect(again.status == 0, "\(again)")
         #expect(reset.gotrue.password(of: "ada@example.com") == "Canary-pass-7f3a9")
