@@ -42,11 +42,10 @@ struct DaemonClient {
         )
     }
 
+    /// Takes the connection: blocking, since this client has one conversation and waits for each answer anyway
+    /// (the reactor's hand-over would cost every link of `linkd open -` tens of microseconds).
     private mutating func adopt(_ descriptor: FileDescriptor) -> Bool {
-        guard let socket = try? AsyncSocket(descriptor) else {
-            descriptor.close()
-            return false
-        }
+        let socket = AsyncSocket.blocking(descriptor)
         connection = (socket, LineReader(socket, limit: WireProtocol.maximumLine))
         return true
     }

@@ -1,16 +1,50 @@
 import Glibc
 
-/// A connected, non-blocking stream socket (or pipe) read and written from async code through the ``Reactor``.
+/// A connected stream socket (or pipe) read and written from async code: non-blocking, through the ``Reactor``
+/// (the daemon, which serves many at once), or blocking the calling thread until its deadline (``blocking(_:)``: a
+/// command-line client with one conversation, which then spares each answer the reactor's hand-over).
 package struct AsyncSocket: Sendable {
     /// The descriptor.
     package let descriptor: FileDescriptor
-    private let reactor: Reactor
+    /// `nil` for a blocking socket.
+    private let reactor: Reactor?
 
     /// Wraps `descriptor`, making it non-blocking and close-on-exec.
     package init(_ descriptor: FileDescriptor, reactor: Reactor = .shared) throws(SystemdError) {
         try descriptor.makeNonBlockingAndCloseOnExec()
         self.descriptor = descriptor
         self.reactor = reactor
+    }
+
+    private init(blocking descriptor: FileDescriptor) {
+        self.descriptor = descriptor
+        reactor = nil
+    }
+
+    /// Wraps a blocking `descriptor`: each read or write waits on the calling thread, for at most its deadline
+    /// (`SO_RCVTIMEO`/`SO_SNDTIMEO`, set before the call).
+    package static func blocking(_ descriptor: FileDescriptor) -> AsyncSocket {
+        AsyncSocket(blocking: descriptor)
+    }
+
+    /// Waits for `descriptor` to be ready through the reactor; for a blocking socket, sets the time limit of the
+    /// next blocking call instead (a call that finds it passed throws ``ReactorError/timedOut``).
+    private func wait(writable: Bool, deadline: ContinuousClock.Instant?) async throws {
+        guard let reactor else { throw ReactorError.timedOut }  // a blocking call gave up at its deadline
+        try await reactor.wait(for: descriptor, writable: writable, deadline: deadline)
+    }
+
+    /// For a blocking socket: the time limit of the next call, from `deadline` (none: wait as long as it takes).
+    private func limit(_ option: Int32, until deadline: ContinuousClock.Instant?) throws {
+        guard reactor == nil else { return }
+        var time = timeval()
+        if let deadline {
+            let remaining = deadline - .now
+            guard remaining > .zero else { throw ReactorError.timedOut }
+            let (seconds, attoseconds) = remaining.components
+            time = timeval(tv_sec: Int(seconds), tv_usec: max(1, Int(attoseconds / 1_000_000_000_000)))
+        }
+        _ = setsockopt(descriptor.rawValue, SOL_SOCKET, option, &time, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Reads what is available into `buffer` (replacing its contents), waiting until `deadline` for something.
@@ -23,13 +57,14 @@ package struct AsyncSocket: Sendable {
         deadline: ContinuousClock.Instant?
     ) async throws -> Int {
         if buffer.count != capacity { buffer = [UInt8](repeating: 0, count: capacity) }
+        try limit(SO_RCVTIMEO, until: deadline)
         while true {
             let result = retryingOnInterrupt {
                 buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
             }
             switch result {
             case .success(let count): return count
-            case .failure(.wouldBlock): try await reactor.wait(for: descriptor, deadline: deadline)
+            case .failure(.wouldBlock): try await wait(writable: false, deadline: deadline)
             case .failure(.connectionReset): return 0
             case .failure(let error): throw SystemdError.systemCall(operation: "read from a connection", errno: error)
             }
@@ -40,6 +75,7 @@ package struct AsyncSocket: Sendable {
     ///
     /// - Throws: ``ReactorError/timedOut``, `CancellationError`, or ``SystemdError`` (EPIPE when the peer is gone).
     package func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant?) async throws {
+        try limit(SO_SNDTIMEO, until: deadline)
         var offset = 0
         while offset < bytes.count {
             var result = retryingOnInterrupt {
@@ -55,7 +91,7 @@ package struct AsyncSocket: Sendable {
             }
             switch result {
             case .success(let count): offset += count
-            case .failure(.wouldBlock): try await reactor.wait(for: descriptor, writable: true, deadline: deadline)
+            case .failure(.wouldBlock): try await wait(writable: true, deadline: deadline)
             case .failure(let error): throw SystemdError.systemCall(operation: "write to a connection", errno: error)
             }
         }
@@ -63,7 +99,7 @@ package struct AsyncSocket: Sendable {
 
     /// Stops watching and closes the descriptor.
     package func close() {
-        reactor.forget(descriptor)
+        reactor?.forget(descriptor)
         descriptor.close()
     }
 }
@@ -115,7 +151,10 @@ extension AsyncSocket {
     /// - Throws: ``SystemdError/systemCall(operation:errno:)`` when no descriptor is left.
     package func duplicate() throws(SystemdError) -> AsyncSocket {
         switch retryingOnInterrupt({ dup(descriptor.rawValue) }) {
-        case .success(let fd): return try AsyncSocket(FileDescriptor(rawValue: fd), reactor: reactor)
+        case .success(let fd):
+            let copy = FileDescriptor(rawValue: fd)
+            guard let reactor else { return .blocking(copy) }
+            return try AsyncSocket(copy, reactor: reactor)
         case .failure(let error): throw .systemCall(operation: "duplicate a connection", errno: error)
         }
     }
