@@ -89,6 +89,9 @@ private struct CurlExchange: Sendable {
         set(linkd_curl_set_string(api, handle, CURLOPT_PROTOCOLS_STR, "http,https"))
         set(linkd_curl_set_long(api, handle, CURLOPT_FOLLOWLOCATION, 0))
         set(linkd_curl_set_long(api, handle, CURLOPT_NOSIGNAL, 1))
+        // Proxy variables of whichever client started the daemon never see a token or a password: no proxy, ever.
+        set(linkd_curl_set_string(api, handle, CURLOPT_PROXY, ""))
+        set(linkd_curl_set_string(api, handle, CURLOPT_NOPROXY, "*"))
         set(linkd_curl_set_long(api, handle, CURLOPT_CONNECTTIMEOUT_MS, connectMilliseconds))
         set(linkd_curl_set_long(api, handle, CURLOPT_TIMEOUT_MS, totalMilliseconds))
         set(linkd_curl_set_list(api, handle, CURLOPT_HTTPHEADER, headerList))
