@@ -65,7 +65,8 @@ struct PasswordPrompt {
                 missingAskpass = command[0]
                 return nil
             }
-            return Askpass.run(command + ["linkd: " + question.prompt])
+            // A dialog may read its text as markup: what came from a backend (the account) is shown as text.
+            return Askpass.run(command + ["linkd: " + DisplayText.escapeMarkup(question.prompt)])
         }
     }
 

@@ -220,6 +220,22 @@ import Testing
         #expect(reset.gotrue.requests.filter { $0.method == "PUT" }.count == 1)
     }
 
+    /// An account whose address holds markup reaches an askpass dialog as text.
+    @Test func theAskpassPromptEscapesMarkup() throws {
+        let reset = try ResetWorld()
+        reset.gotrue.addUser(email: "x@<b>evil</b>gmail.com", password: "old-password")
+        let session = try #require(reset.gotrue.recoverySession(for: "x@<b>evil</b>gmail.com"))
+        let seen = reset.world.root.appendingPathComponent("askpass-argv.txt")
+        let askpass = try reset.script("askpass.sh", "printf '%s\\n' \"$*\" >> \(seen.path)\nexit 1\n")
+        let link =
+            "resetapp://reset#access_token=\(session.accessToken)&refresh_token=\(session.refreshToken)&type=recovery"
+        _ = try reset.world.run(["open", link], extra: ["LINKD_ASKPASS": askpass.path])
+        #expect(
+            try String(contentsOf: seen, encoding: .utf8)
+                == "linkd: New password for x***@&lt;b&gt;evil&lt;/b&gt;gmail.com\n"
+        )
+    }
+
     /// With no terminal, no `--password-stdin` and no askpass program, a reset cannot be done here and now: 75.
     @Test func noPasswordSourceIsATemporaryFailure() throws {
         let reset = try ResetWorld()
