@@ -22,17 +22,16 @@ struct DaemonClient {
     ///
     /// - Throws: a ``CommandFailure`` (exit 69) naming the daemon's log when none could be reached.
     mutating func connect() async throws(CommandFailure) {
-        if let descriptor = try? UnixSocket.connect(path: paths.socket), adopt(descriptor) { return }
+        try checkFolders()
+        if let descriptor = try? UnixSocket.connect(path: paths.socket) { return try adoptChecked(descriptor) }
         let deadline = ContinuousClock.now + .seconds(5)
-        if await startDaemon(until: deadline), let descriptor = try? UnixSocket.connect(path: paths.socket),
-            adopt(descriptor)
-        {
-            return
+        if await startDaemon(until: deadline), let descriptor = try? UnixSocket.connect(path: paths.socket) {
+            return try adoptChecked(descriptor)
         }
         // Another client's daemon won the start: it reports to that client, so this one looks for its socket.
         var delay = Duration.milliseconds(5)
         while ContinuousClock.now < deadline {
-            if let descriptor = try? UnixSocket.connect(path: paths.socket), adopt(descriptor) { return }
+            if let descriptor = try? UnixSocket.connect(path: paths.socket) { return try adoptChecked(descriptor) }
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .milliseconds(100))
         }
@@ -42,12 +41,38 @@ struct DaemonClient {
         )
     }
 
-    /// Takes the connection: blocking, since this client has one conversation and waits for each answer anyway
-    /// (the reactor's hand-over would cost every link of `linkd open -` tens of microseconds).
-    private mutating func adopt(_ descriptor: FileDescriptor) -> Bool {
+    /// Checks, before a byte is sent, that the runtime folder and linkd's folder in it are this user's own private
+    /// folders (not links, owned by this uid, mode 0700): in a shared or misconfigured `XDG_RUNTIME_DIR` another
+    /// user's process could be listening where the daemon should.
+    ///
+    /// - Throws: a ``CommandFailure`` (exit 77) naming the folder.
+    private func checkFolders() throws(CommandFailure) {
+        let runtime = paths.userRuntimeDirectory
+        let problem =
+            FileSystem.privacyProblem(ofFolder: runtime, owner: getuid())
+            ?? FileSystem.privacyProblem(ofFolder: paths.runtimeDirectory, owner: getuid(), mayBeMissing: true)
+        if let problem {
+            throw .failed("\(problem); linkd sends nothing there", exitCode: .permission)
+        }
+    }
+
+    /// Takes the connection once its peer is this user (`SO_PEERCRED`): blocking, since this client has one
+    /// conversation and waits for each answer anyway (the reactor's hand-over would cost every link of
+    /// `linkd open -` tens of microseconds).
+    ///
+    /// - Throws: a ``CommandFailure`` (exit 77) when another user listens on the socket; nothing was sent.
+    private mutating func adoptChecked(_ descriptor: FileDescriptor) throws(CommandFailure) {
+        let peer = try? PeerCredentials.of(descriptor)
+        guard let peer, peer.uid == getuid() else {
+            descriptor.close()
+            let who = peer.map { "uid \($0.uid)" } ?? "an unknown peer"
+            throw .failed(
+                "the socket '\(paths.socket)' is served by \(who), not this user; nothing was sent",
+                exitCode: .permission
+            )
+        }
         let socket = AsyncSocket.blocking(descriptor)
         connection = (socket, LineReader(socket, limit: WireProtocol.maximumLine))
-        return true
     }
 
     /// Sends one request and returns the response; `nil` when the connection ended first. A password question the

@@ -6,6 +6,11 @@ import Glibc
 package struct DaemonPaths: Sendable, Equatable {
     /// `$XDG_RUNTIME_DIR/linkd`.
     package var runtimeDirectory: String
+
+    /// `$XDG_RUNTIME_DIR` itself, the user's runtime folder that holds ``runtimeDirectory``.
+    package var userRuntimeDirectory: String {
+        String(runtimeDirectory[..<(runtimeDirectory.lastIndex(of: "/") ?? runtimeDirectory.endIndex)])
+    }
     /// The socket (`$XDG_RUNTIME_DIR/linkd/socket`, or `--socket`).
     package var socket: String
     /// The spool of accepted links.

@@ -28,6 +28,13 @@ package struct Daemon: Sendable {
         let listener: Listener
         do {
             paths = try DaemonPaths.resolve(socket: options.socket)
+            // The rule linkd open applies before it sends a byte: the runtime folder is this user's alone.
+            let runtime = paths.userRuntimeDirectory
+            if let problem = FileSystem.privacyProblem(ofFolder: runtime, owner: getuid()) {
+                log.error("cannot listen: \(problem); linkd listens only in a private runtime folder")
+                try? notifier.notifyStopping()
+                return 77
+            }
             try FileSystem.makePrivateDirectory(paths.runtimeDirectory)
             let passed = try ListenedSockets.take()
             if let first = passed.first {

@@ -92,3 +92,22 @@ extension FileSystem {
         access(path, F_OK) == 0
     }
 }
+
+extension FileSystem {
+    /// What makes `path` no private folder of the user `owner` — the XDG Base Directory rule for a runtime folder:
+    /// a folder itself (not a symbolic link), owned by `owner`, with no access for group or others; `nil` when it is
+    /// one (or does not exist, when `mayBeMissing`).
+    package static func privacyProblem(ofFolder path: String, owner: UInt32, mayBeMissing: Bool = false) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            return mayBeMissing && errno == ENOENT ? nil : "'\(path)' cannot be read (\(Errno.current))"
+        }
+        if (info.st_mode & S_IFMT) == S_IFLNK { return "'\(path)' is a symbolic link" }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return "'\(path)' is not a folder" }
+        guard info.st_uid == owner else { return "'\(path)' is owned by uid \(info.st_uid), not \(owner)" }
+        guard info.st_mode & 0o077 == 0 else {
+            return "'\(path)' has mode \(String(info.st_mode & 0o777, radix: 8)), not 700"
+        }
+        return nil
+    }
+}

@@ -95,6 +95,7 @@ import Testing
         #expect(world.daemonPIDs() == [first.pid])
     }
 
+    /// The daemon's own check, whatever the folders let through: a raw client of another uid gets one refusal line.
     @Test(.enabled(if: getuid() == 0, "needs root to act as another uid"))
     func aClientOfAnotherUIDIsRefused() throws {
         let world = try DaemonHarness()
@@ -104,27 +105,36 @@ import Testing
         chmod(world.runtime.path, 0o755)
         chmod(world.runtime.path + "/linkd", 0o755)
         chmod(world.socketPath, 0o777)
-        let errorPath = world.root.appendingPathComponent("setpriv.err").path
+        let client = try world.script(
+            "client.py",
+            """
+            import socket
+            connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            connection.connect("\(world.socketPath)")
+            connection.sendall(b'{"op": "open", "url": "myapp://note/2"}\\n')
+            print(connection.makefile().readline(), end="")
+
+            """
+        )
+        let outputPath = world.root.appendingPathComponent("client.out").path
         let process = try SpawnedProcess(
             "/usr/bin/setpriv",
-            [
-                "--reuid=65534", "--regid=65534", "--clear-groups", LinkdProcess.executable.path, "open",
-                "myapp://note/2",
-            ],
-            environment: world.environment,
-            stderrPath: errorPath
+            ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", client.path],
+            environment: ["PATH": "/usr/bin:/bin"],
+            stdoutPath: outputPath
         )
         process.waitUntilExit()
-        let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-        #expect(process.terminationStatus == 77)
-        #expect(message.contains("this linkd daemon serves uid 0 only [wrong_user]"))
+        let answer = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        #expect(
+            answer
+                == #"{"ok": false, "error": {"kind": "permission", "reason": "wrong_user", "message": "this linkd daemon serves uid 0 only"}}"#
+                + "\n"
+        )
         #expect(world.receivedPayloads().count == 1)
         let log = try String(contentsOfFile: world.logPath, encoding: .utf8)
         #expect(log.contains("refused a connection from uid 65534"))
     }
 
-    /// A program that has read its link owns it: it outlives a daemon killed with -9, and the next daemon does not
-    /// run it again.
     @Test func aDeliveredProgramOutlivesAKilledDaemonAndIsNotReplayed() throws {
         let world = try DaemonHarness(delay: 1.5)
         #expect(try world.run(["open", "myapp://note/42"]).status == 0)
@@ -284,6 +294,7 @@ import Testing
             atPath: world.runtime.path + "/linkd",
             withIntermediateDirectories: true
         )
+        chmod(world.runtime.path + "/linkd", 0o700)  // a daemon's folder, as one that crashed left it
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

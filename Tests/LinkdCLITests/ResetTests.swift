@@ -220,6 +220,23 @@ import Testing
         #expect(reset.gotrue.requests.filter { $0.method == "PUT" }.count == 1)
     }
 
+    /// The backend's requests carry the token and the password: a proxy that the environment of the client that
+    /// started the daemon names never sees them.
+    @Test func proxyVariablesOfTheClientAreIgnored() throws {
+        let reset = try ResetWorld()
+        let proxy = try TestHTTPServer { _ in .json(502, ["message": "went through the proxy"]) }
+        let proxies = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+        let link = try reset.recoveryLink()
+        let opened = try reset.open(
+            link.url,
+            password: Self.password,
+            extra: Dictionary(uniqueKeysWithValues: proxies.map { ($0, proxy.baseURL) })
+        )
+        #expect(opened.status == 0, "\(opened)")
+        #expect(proxy.requests.isEmpty, "the proxy saw \(proxy.requests.map(\.target))")
+        #expect(reset.gotrue.password(of: "ada@example.com") == Self.password)
+    }
+
     /// An account whose address holds markup reaches an askpass dialog as text.
     @Test func theAskpassPromptEscapesMarkup() throws {
         let reset = try ResetWorld()

@@ -26,7 +26,9 @@ import Testing
         #expect(opening.terminationStatus == 0)
         let output = try String(contentsOf: files.appendingPathComponent("out"), encoding: .utf8)
         #expect(output == "delivered: myapp://note/{id} → com.example.Notes\n")
-        #expect(world.receivedPayloads().map { $0["url"] as? String } == ["myapp://note/1"], "\(world.daemonLog())")
+        // Delivered: the program has read it, and writes it to its file when it gets the end of its input.
+        #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 }, "\(world.daemonLog())")
+        #expect(world.receivedPayloads().map { $0["url"] as? String } == ["myapp://note/1"])
         #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty }, "\(world.daemonLog())")
         #expect(world.spooledURLs().isEmpty)
     }

@@ -134,6 +134,7 @@ struct SystemdActivationTests {
             atPath: world.runtime.path + "/linkd",
             withIntermediateDirectories: true
         )
+        chmod(world.runtime.path + "/linkd", 0o700)  // as linkd.socket's DirectoryMode= makes it
         let errorPath = world.root.appendingPathComponent("activate.err").path
         let harness = try SpawnedProcess(
             "/usr/bin/systemd-socket-activate",
@@ -149,6 +150,7 @@ struct SystemdActivationTests {
         #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: world.socketPath) })
         let output = try LinkdProcess.run(["open", "myapp://note/1"], environment: world.environment)
         #expect(output.status == 0, "\(output)")
+        if output.status != 0 { harness.terminate() }  // it waits for a connection that never came
         harness.waitUntilExit()
         let log = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
         #expect(harness.terminationStatus == 0)
