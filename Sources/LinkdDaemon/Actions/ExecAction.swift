@@ -58,13 +58,8 @@ struct ExecAction: Action {
                 "link \(entry.shortID): the program '\(arguments[0])' cannot be found",
                 link.logFields(entry)
             )
-            let failure = WireProtocol.Failure(
-                kind: .unavailable,
-                reason: "program_not_found",
-                message: "\(link.appName): the program '\(arguments[0])' cannot be found; run 'linkd check'"
-            )
-            await service.finishFlight(link.flightKey, with: .failed(failure))
-            return .failed(failure)
+            let message = "the program '\(arguments[0])' cannot be found; run 'linkd check'"
+            return await fail("program_not_found", message, link: link, service: service)
         }
         let payload = Self.payload(id: entry.id, app: link.appName, route: link.route, url: entry.url)
         var subprocess = Subprocess(arguments, environment: Self.environment(linkID: entry.id), directory: "/")
@@ -97,14 +92,21 @@ struct ExecAction: Action {
                     link.logFields(entry)
                 )
             }
-            let failure = WireProtocol.Failure(
-                kind: .unavailable,
-                reason: "action_failed",
-                message: "\(link.appName): \(error)"
-            )
-            await service.finishFlight(link.flightKey, with: .failed(failure))
-            return .failed(failure)
+            return await fail("action_failed", "\(error)", link: link, service: service)
         }
+    }
+
+    /// The answer when the program did not get the link: the app could not take it (69), and whoever joined the
+    /// flight is told the same.
+    private func fail(
+        _ reason: String,
+        _ message: String,
+        link: ClaimedLink,
+        service: LinkService
+    ) async -> WireProtocol.Response {
+        let failure = WireProtocol.Failure(kind: .unavailable, reason: reason, message: "\(link.appName): \(message)")
+        await service.finishFlight(link.flightKey, with: .failed(failure))
+        return .failed(failure)
     }
 
     /// `{"id", "app", "route", "fields", "url"}` and a newline: what a program (or a `forward` subscriber) gets.
