@@ -18,6 +18,7 @@
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -43,6 +44,19 @@ static inline int linkd_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *
     *pid = credentials.pid;
     *uid = credentials.uid;
     *gid = credentials.gid;
+    return 0;
+}
+
+/// Keeps this process's memory out of core dumps and away from other processes of the same user: no core file
+/// (RLIMIT_CORE's soft limit 0; the hard limit stays, so a program started later may raise it again) and not
+/// dumpable (PR_SET_DUMPABLE 0: no core dump even when a limit allows one, no ptrace attach and no
+/// /proc/<pid>/mem or environ for a process without CAP_SYS_PTRACE). Returns 0 or -errno.
+static inline int linkd_forbid_core_dumps(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_CORE, &limit) < 0) return -errno;
+    limit.rlim_cur = 0;
+    if (setrlimit(RLIMIT_CORE, &limit) < 0) return -errno;
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) return -errno;
     return 0;
 }
 

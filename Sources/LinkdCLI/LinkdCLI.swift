@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import LinkdSystem
 
 /// The `linkd` command line: dispatch to subcommands, help and version, and the one place errors are rendered.
 package enum LinkdCLI {
@@ -33,6 +34,9 @@ package enum LinkdCLI {
 
     /// Runs `linkd` with the process's arguments and exits with the command's code.
     package static func main() async -> Never {
+        // Links, tokens and passwords pass through this process: no core file, and no other process of the user
+        // reading its memory. A kernel that refuses leaves the process as it was, which is no reason not to run.
+        try? ProcessHardening.forbidCoreDumps()
         var arguments: [[UInt8]] = []
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index] else { continue }

@@ -160,41 +160,13 @@ struct SystemdActivationTests {
     }
 
     @Test func theShippedUnitsVerifyClean() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "linkd-units-\(UUID().uuidString.prefix(8))"
+        let units = try ShippedUnits()
+        let manuals = Self.repository.appendingPathComponent("share/man").path
+        let (status, output) = try units.analyze(
+            ["verify", "--user", units.socket.path, units.service.path],
+            environment: ["MANPATH": manuals]
         )
-        let runtime = folder.appendingPathComponent("xrt")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let service = try String(
-            contentsOf: Self.repository.appendingPathComponent("packaging/systemd/linkd.service"),
-            encoding: .utf8
-        )
-        .replacingOccurrences(of: "/usr/bin/linkd", with: LinkdProcess.executable.path)
-        try Data(service.utf8).write(to: folder.appendingPathComponent("linkd.service"))
-        try FileManager.default.copyItem(
-            at: Self.repository.appendingPathComponent("packaging/systemd/linkd.socket"),
-            to: folder.appendingPathComponent("linkd.socket")
-        )
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_RUNTIME_DIR"] = runtime.path
-        environment["MANPATH"] = Self.repository.appendingPathComponent("share/man").path
-        let outputPath = folder.appendingPathComponent("verify.out").path
-        let process = try SpawnedProcess(
-            "/usr/bin/systemd-analyze",
-            [
-                "verify", "--user", folder.appendingPathComponent("linkd.socket").path,
-                folder.appendingPathComponent("linkd.service").path,
-            ],
-            environment: environment,
-            stdoutPath: outputPath,
-            stderrPath: outputPath + ".err"
-        )
-        process.waitUntilExit()
-        let output =
-            ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
-            + ((try? String(contentsOfFile: outputPath + ".err", encoding: .utf8)) ?? "")
-        #expect(process.terminationStatus == 0)
+        #expect(status == 0)
         #expect(output == "")
     }
 }
