@@ -19,6 +19,8 @@ struct ExecAction: Action {
         if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }
         let slots = supervisor.slots
         guard await slots.take() else {
+            // Cancelled while it waited: the daemon's stop ran out of time, and nothing was done with the link.
+            if Task.isCancelled { return await fail(.daemonStopping, link: link, service: service) }
             service.log.warning(
                 "a link for \(link.appName) was refused: \(slots.limit) programs are running",
                 [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id)]
