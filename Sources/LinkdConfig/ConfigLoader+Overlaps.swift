@@ -1,6 +1,7 @@
 extension ConfigLoader {
     /// A problem for each link of an app that another app, earlier in file-name order, claims too: the earlier one
-    /// wins, and the problem, at the later link's `match`, names both.
+    /// wins, and the problem, at the later link's `match`, names both apps and both patterns (the daemon logs it
+    /// each time it reads the configuration).
     static func overlaps(in apps: [AppConfig]) -> [ConfigError] {
         var problems: [ConfigError] = []
         for (index, app) in apps.enumerated() {
@@ -14,8 +15,8 @@ extension ConfigLoader {
                         file: app.file,
                         position: link.position,
                         path: link.path + ".match",
-                        problem: "'\(link.match)' overlaps '\(claim.match)' of '\(earlier.app)' in '\(earlier.file)', "
-                            + "which wins: it comes first in file-name order"
+                        problem: "'\(link.match)' of '\(app.app)' overlaps '\(claim.match)' of '\(earlier.app)' in "
+                            + "'\(earlier.file)', which wins: it comes first in file-name order"
                     )
                 )
             }

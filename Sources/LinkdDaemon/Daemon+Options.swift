@@ -13,6 +13,8 @@ extension Daemon {
         package var drainDeadline: Duration = .seconds(10)
         /// How long a `forward` link waits for its app (`LINKD_FORWARD_TTL`, seconds; default 10 minutes).
         package var forwardTTL: Double = 600
+        /// How many clients, programs and queued links the daemon takes on at once.
+        package var limits = Limits()
 
         package init(
             socket: String? = nil,

@@ -57,7 +57,7 @@ package struct Daemon: Sendable {
         for error in loaded.errors { log.warning("config: \(error)") }
         let activity = Activity()
         let shutdown = Shutdown()
-        let supervisor = ProgramSupervisor()
+        let supervisor = ProgramSupervisor(limits: options.limits)
         let service: LinkService
         do {
             service = LinkService(
@@ -69,6 +69,7 @@ package struct Daemon: Sendable {
                 supervisor: supervisor,
                 execTimeLimit: options.execTimeLimit,
                 forwardTTL: options.forwardTTL,
+                forwardQueueLimit: options.limits.queuedForwardLinks,
                 pkceStore: PKCEStore(stateFolder: XDGDirectories().linkdState)
             )
         } catch {
@@ -80,7 +81,14 @@ package struct Daemon: Sendable {
         let signals = SignalWatch()
         let stops = signals.stops
         let reloads = signals.reloads
-        let server = Server(listener: listener, service: service, activity: activity, shutdown: shutdown, log: log)
+        let server = Server(
+            listener: listener,
+            service: service,
+            activity: activity,
+            shutdown: shutdown,
+            log: log,
+            clients: ClientCount(limit: options.limits.clients)
+        )
         await withDiscardingTaskGroup { group in
             group.addTask { await supervisor.run(service: service) }
             group.addTask {

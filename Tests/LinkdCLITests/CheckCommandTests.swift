@@ -79,8 +79,9 @@ import Testing
                 as JSON on standard input, never in argv
                 \(folder)/b.json:5:41: $.backend.url: ends in '/auth/v1', which linkd appends: use 'https://abcd.supabase.co'
                 \(folder)/c.json:2:13: $: not valid JSON: a comma before '}'
-                \(folder)/d.json:1:46: $.links[0].match: 'notes://note/{n}' overlaps 'notes://note/{id}' of \
-                'com.example.Notes' in '\(folder)/a.json', which wins: it comes first in file-name order
+                \(folder)/d.json:1:46: $.links[0].match: 'notes://note/{n}' of 'org.example.D' overlaps \
+                'notes://note/{id}' of 'com.example.Notes' in '\(folder)/a.json', which wins: it comes first in \
+                file-name order
                 \(folder)/huge.json:1:1: $: cannot be read: larger than 1 MiB
                 \(folder)/loop.json:1:1: $: cannot be read: a symlink loop
 

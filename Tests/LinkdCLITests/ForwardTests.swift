@@ -5,13 +5,6 @@ import Testing
 
 /// The `forward` action: links for a running app that subscribed on the socket, queued until it does.
 @Suite(.serialized) struct ForwardTests {
-    private func subscribe(_ world: DaemonHarness) throws -> Int32 {
-        let fd = try world.connect()
-        fd.send(#"{"op": "subscribe", "app": "com.example.Notes"}"# + "\n")
-        #expect(fd.readLine() == #"{"ok": true, "app": "com.example.Notes", "state": "subscribed"}"#)
-        return fd
-    }
-
     private func urls(_ lines: [String?]) -> [String?] {
         lines.map { line in
             line.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }?["url"]
@@ -27,7 +20,7 @@ import Testing
                 == "queued: myapp://inbox/{id} → com.example.Notes\nqueued: myapp://inbox/{id} → com.example.Notes\n"
         )
         #expect(queued.status == 0)
-        let subscriber = try subscribe(world)
+        let subscriber = try world.subscribe()
         defer { close(subscriber) }
         #expect(
             urls([subscriber.readLine(), subscriber.readLine()]) == ["myapp://inbox/1?code=c1", "myapp://inbox/2"]
@@ -41,7 +34,7 @@ import Testing
         )
         #expect(payload["route"] as? String == "myapp://inbox/{id}")
         #expect((payload["fields"] as? [String: String])?["id"] == "3")
-        let late = try subscribe(world)
+        let late = try world.subscribe()
         defer { close(late) }
         #expect(late.readLine(timeout: .seconds(1)) == nil)  // nothing is delivered twice
         #expect(
@@ -53,13 +46,13 @@ import Testing
 
     @Test func linksQueueAgainWhenTheSubscriberGoesAway() throws {
         let world = try DaemonHarness()
-        let first = try subscribe(world.ensureDaemon())
+        let first = try world.ensureDaemon().subscribe()
         close(first)
         usleep(200_000)  // the daemon drops the subscriber with no sign a test could wait on
         #expect(
             try world.run(["open", "myapp://inbox/7"]).stdout == "queued: myapp://inbox/{id} → com.example.Notes\n"
         )
-        let second = try subscribe(world)
+        let second = try world.subscribe()
         defer { close(second) }
         #expect(urls([second.readLine()]) == ["myapp://inbox/7"])
     }
@@ -75,7 +68,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: world.socketPath))
         #expect(try world.run(["open", "myapp://inbox/1"]).stdout.hasPrefix("queued: "))
         usleep(1_500_000)  // time, not an event: the 1 s time to live passes
-        let subscriber = try subscribe(world)
+        let subscriber = try world.subscribe()
         defer { close(subscriber) }
         #expect(subscriber.readLine(timeout: .seconds(1)) == nil)
         #expect(world.spooledURLs().isEmpty)
@@ -88,7 +81,7 @@ import Testing
         #expect(try world.run(["open", "myapp://inbox/9"]).stdout.hasPrefix("queued: "))
         daemon.waitUntilExit()
         #expect(world.daemonPIDs().isEmpty)
-        let subscriber = try subscribe(world.ensureDaemon())
+        let subscriber = try world.ensureDaemon().subscribe()
         defer { close(subscriber) }
         #expect(urls([subscriber.readLine()]) == ["myapp://inbox/9"])
     }
@@ -99,5 +92,13 @@ extension DaemonHarness {
     func ensureDaemon() throws -> DaemonHarness {
         _ = try run(["open", "myapp://unclaimed"])
         return self
+    }
+
+    /// A new connection subscribed to com.example.Notes's `forward` links; the caller closes it.
+    func subscribe() throws -> Int32 {
+        let fd = try connect()
+        fd.send(#"{"op": "subscribe", "app": "com.example.Notes"}"# + "\n")
+        #expect(fd.readLine() == #"{"ok": true, "app": "com.example.Notes", "state": "subscribed"}"#)
+        return fd
     }
 }

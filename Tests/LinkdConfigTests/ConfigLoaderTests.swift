@@ -131,8 +131,8 @@ final class TempTree {
         #expect(result.apps.map(\.app) == ["org.a.A", "org.b.B"])
         #expect(
             result.errors.map(\.description) == [
-                "\(folder.path)/b.json:1:85: $.links[1].match: 'x://note/7' overlaps 'x://note/{id}' of 'org.a.A' in "
-                    + "'\(folder.path)/a.json', which wins: it comes first in file-name order"
+                "\(folder.path)/b.json:1:85: $.links[1].match: 'x://note/7' of 'org.b.B' overlaps 'x://note/{id}' of "
+                    + "'org.a.A' in '\(folder.path)/a.json', which wins: it comes first in file-name order"
             ]
         )
         let resolver = LinkResolver(apps: result.apps, fallbackToBuiltIns: false)

@@ -17,12 +17,22 @@ struct ExecAction: Action {
     func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
         guard case .exec = link.claim.action else { preconditionFailure("an exec link") }
         if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }
+        let slots = supervisor.slots
+        guard await slots.take() else {
+            // Cancelled while it waited: the daemon's stop ran out of time, and nothing was done with the link.
+            if Task.isCancelled { return await fail(.daemonStopping, link: link, service: service) }
+            service.log.warning(
+                "a link for \(link.appName) was refused: \(slots.limit) programs are running",
+                [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id)]
+            )
+            return await fail(.tooManyPrograms(limit: slots.limit), link: link, service: service)
+        }
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
             entry = try service.record(link.url, kind: .exec(program: nil))
         } catch {
-            await service.finishFlight(link.flightKey, with: .failed(error))
-            return .failed(error)
+            slots.give()
+            return await fail(error, link: link, service: service)
         }
         service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
         return await deliver(link: link, entry: entry, service: service)
@@ -39,9 +49,21 @@ struct ExecAction: Action {
             service.spool.remove(entry.id)
             return
         }
-        guard let again = service.markReplayed(entry) else { return }
-        guard await service.joinOrStartFlight(link.flightKey) == nil else {
-            service.spool.remove(entry.id)  // the same link is in flight already: this entry is a repeat of it
+        // A slot first, so that a link left for the next daemon (none came free) has not used up its replay.
+        let slots = supervisor.slots
+        guard await slots.take() else {
+            service.log.warning(
+                "link \(entry.shortID) stays in the spool for the next daemon: \(slots.limit) programs are running",
+                link.logFields(entry)
+            )
+            return
+        }
+        guard let again = service.markReplayed(entry),
+            await service.joinOrStartFlight(link.flightKey) == nil
+        else {
+            slots.give()
+            // Dropped after two replays, or a repeat of the same link, which is in flight already.
+            service.spool.remove(entry.id)
             return
         }
         service.log.notice("link \(entry.shortID) replayed after a crash", link.logFields(entry))
@@ -58,8 +80,13 @@ struct ExecAction: Action {
                 "link \(entry.shortID): the program '\(arguments[0])' cannot be found",
                 link.logFields(entry)
             )
+            supervisor.slots.give()
             let message = "the program '\(arguments[0])' cannot be found; run 'linkd check'"
-            return await fail("program_not_found", message, link: link, service: service)
+            return await fail(
+                .unavailable("program_not_found", message, app: link.appName),
+                link: link,
+                service: service
+            )
         }
         let payload = Self.payload(id: entry.id, app: link.appName, route: link.route, url: entry.url)
         var subprocess = Subprocess(arguments, environment: Self.environment(linkID: entry.id), directory: "/")
@@ -92,19 +119,21 @@ struct ExecAction: Action {
                     link.logFields(entry)
                 )
             }
-            return await fail("action_failed", "\(error)", link: link, service: service)
+            supervisor.slots.give()
+            return await fail(
+                .unavailable("action_failed", "\(error)", app: link.appName),
+                link: link,
+                service: service
+            )
         }
     }
 
-    /// The answer when the program did not get the link: the app could not take it (69), and whoever joined the
-    /// flight is told the same.
+    /// The answer when the program did not get the link; whoever joined the flight is told the same.
     private func fail(
-        _ reason: String,
-        _ message: String,
+        _ failure: WireProtocol.Failure,
         link: ClaimedLink,
         service: LinkService
     ) async -> WireProtocol.Response {
-        let failure = WireProtocol.Failure(kind: .unavailable, reason: reason, message: "\(link.appName): \(message)")
         await service.finishFlight(link.flightKey, with: .failed(failure))
         return .failed(failure)
     }
@@ -137,5 +166,12 @@ struct ExecAction: Action {
         environment["PATH"] = XDGDirectories(environment: environment).programSearchPath
         environment["LINKD_LINK_ID"] = linkID
         return environment
+    }
+}
+
+extension WireProtocol.Failure {
+    /// The app could not take the link (69): its program is missing, or did not read the link.
+    fileprivate static func unavailable(_ reason: String, _ message: String, app: String) -> Self {
+        Self(kind: .unavailable, reason: reason, message: "\(app): \(message)")
     }
 }

@@ -17,6 +17,8 @@ actor ForwardAction: Action {
 
     /// How long a link waits for its app (`LINKD_FORWARD_TTL`, seconds).
     let timeToLive: Double
+    /// The most links that may wait for one app: queued, or handed to a subscriber that has not taken them yet.
+    let queueLimit: Int
     /// Links waiting for their app to subscribe, by app, oldest first.
     private var queued: [String: [QueuedLink]] = [:]
     /// Connected subscribers, by app; the first gets the links.
@@ -32,11 +34,21 @@ actor ForwardAction: Action {
         let expires: Double
     }
 
-    init(timeToLive: Double) {
+    init(timeToLive: Double, queueLimit: Int = Daemon.Limits().queuedForwardLinks) {
         self.timeToLive = timeToLive
+        self.queueLimit = queueLimit
     }
 
     func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
+        expireQueued(service)
+        guard waiting(for: link.appName) < queueLimit else {
+            // Refused before it is recorded; nothing suspends between this count and the link's place in the queue.
+            service.log.warning(
+                "a link for \(link.appName) was refused: \(queueLimit) links are waiting for it",
+                [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id)]
+            )
+            return .failed(.forwardQueueFull(app: link.appName, limit: queueLimit))
+        }
         let expires = Date().timeIntervalSince1970 + timeToLive
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
@@ -49,7 +61,6 @@ actor ForwardAction: Action {
             service.log.info("link \(entry.shortID) forwarded to \(link.appName)", fields)
             return .accepted(route: link.route.id, app: link.appName, state: .delivered)
         }
-        expireQueued(service)
         queued[link.appName, default: []].append(
             QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires)
         )
@@ -74,6 +85,15 @@ actor ForwardAction: Action {
             decoding: ExecAction.payload(id: entry.id, app: link.appName, route: link.route, url: entry.url),
             as: UTF8.self
         )
+    }
+
+    /// The links waiting for `app`: queued, or handed to a subscriber and not yet written to it.
+    private func waiting(for app: String) -> Int {
+        let handed = handedOut.values.count { entry in
+            guard case .forward(let target, _) = entry.link.entry.kind else { return false }
+            return target == app
+        }
+        return (queued[app]?.count ?? 0) + handed
     }
 
     /// Gives `link` to the app's first subscriber; `false` when none is connected.

@@ -6,6 +6,11 @@ import LinkdSystem
 /// link's secrets and anything shaped like a token redacted, and when it exits it is reaped and its link's flight
 /// ends (a repeat of the link until then joins it). The reads and the exit are reactor events. A program does not
 /// keep the daemon up: when the daemon stops first, the program goes on (a write after that meets a closed pipe).
+///
+/// It also holds the limit of programs running at once (``slots``). A program counts from before it starts until it
+/// has exited, delivered or not: one that read its link and keeps running is still a process this daemon started
+/// and watches, and links that start programs which never exit must meet the limit rather than fill the machine
+/// with them. Programs an earlier daemon started are not its children, cannot be waited for, and do not count.
 final class ProgramSupervisor: Sendable {
     private struct Watched: Sendable {
         let program: Subprocess.Running
@@ -16,14 +21,18 @@ final class ProgramSupervisor: Sendable {
         let flightKey: String
     }
 
+    /// The running programs against their limit: an `exec` link takes a slot before it is recorded; a program
+    /// watched here gives its slot back when it exits.
+    let slots: ProgramSlots
     private let stream: AsyncStream<Watched>
     private let continuation: AsyncStream<Watched>.Continuation
 
-    init() {
+    init(limits: Daemon.Limits = Daemon.Limits()) {
+        slots = ProgramSlots(limit: limits.programs, wait: limits.programWait)
         (stream, continuation) = AsyncStream.makeStream(of: Watched.self)
     }
 
-    /// Watches `program` (named `name` in the log), which read `entry`'s link.
+    /// Watches `program` (named `name` in the log), which read `entry`'s link, and holds its slot until it exits.
     func watch(_ program: Subprocess.Running, name: String, link: ClaimedLink, entry: Spool.Entry) {
         let secrets = link.route.fields.compactMap { field -> String? in
             guard case .secret(let secret) = field.value else { return nil }
@@ -52,7 +61,10 @@ final class ProgramSupervisor: Sendable {
 
     private func supervise(_ watched: Watched, service: LinkService) async {
         let program = watched.program
-        defer { program.closeDescriptors() }
+        defer {
+            program.closeDescriptors()
+            slots.give()
+        }
         if let output = program.output, let socket = try? AsyncSocket(output) {
             var reader = LineReader(socket, limit: 4_096)
             while true {

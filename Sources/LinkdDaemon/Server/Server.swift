@@ -2,13 +2,14 @@ import Glibc
 import LinkdSystem
 
 /// The socket server: accepts connections until the stop, checks each peer's uid before reading a byte, and serves
-/// each connection in a task of its own.
+/// each connection in a task of its own, up to its limit of clients at once; one more gets a refusal and is closed.
 struct Server: Sendable {
     let listener: Listener
     let service: LinkService
     let activity: Activity
     let shutdown: Shutdown
     let log: DaemonLog
+    let clients: ClientCount
 
     /// Accepts and serves until the stop, then stops listening and serves until every connection has ended (a
     /// cancelled task ends them all).
@@ -29,6 +30,7 @@ struct Server: Sendable {
                 group.addTask {
                     await serve(connection)
                     shutdown.closed(connection)
+                    clients.left()
                     activity.release()
                 }
             }
@@ -44,10 +46,27 @@ struct Server: Sendable {
                 if !(error is CancellationError) { log.error("accept failed: \(error)") }
                 return
             }
+            if case .refused(let isFirst) = clients.admit() {
+                if isFirst { log.warning("refusing new connections: \(clients.limit) clients are connected") }
+                await refuse(connection)
+                continue
+            }
             activity.hold()
             shutdown.opened(connection)
             continuation.yield(connection)
         }
+    }
+
+    /// One client too many: one line says so, and the connection is closed without a byte read. A new connection's
+    /// buffer has room for the line, so the accept loop does not wait on it.
+    private func refuse(_ descriptor: FileDescriptor) async {
+        guard let socket = try? AsyncSocket(descriptor) else {
+            descriptor.close()
+            return
+        }
+        let refusal = WireProtocol.Response.failed(.tooManyClients(limit: clients.limit))
+        try? await socket.write(Array((refusal.line + "\n").utf8), deadline: .now + .milliseconds(100))
+        socket.close()
     }
 
     /// One client: its uid is checked before a byte is read; then one response per request line.

@@ -33,6 +33,7 @@ actor LinkService {
         supervisor: ProgramSupervisor,
         execTimeLimit: Duration,
         forwardTTL: Double,
+        forwardQueueLimit: Int = Daemon.Limits().queuedForwardLinks,
         pkceStore: PKCEStore?
     ) {
         self.resolver = resolver
@@ -42,7 +43,7 @@ actor LinkService {
         self.shutdown = shutdown
         exec = ExecAction(timeLimit: execTimeLimit, supervisor: supervisor)
         dbus = DBusAction()
-        forward = ForwardAction(timeToLive: forwardTTL)
+        forward = ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit)
         reset = ResetAction(pkceStore: pkceStore)
     }
 

@@ -61,6 +61,36 @@ extension WireProtocol {
             message: "linkd is stopping and did nothing with the link; open it again"
         )
 
+        /// `limit` clients are connected already: the new one is closed after this line.
+        static func tooManyClients(limit: Int) -> Failure {
+            Failure(
+                kind: .temporary,
+                reason: "too_many_clients",
+                message:
+                    "linkd serves \(limit) clients at once and did nothing with the link; open it again in a moment"
+            )
+        }
+
+        /// `limit` programs of `exec` links still run: the link was not recorded, and nothing ran for it.
+        static func tooManyPrograms(limit: Int) -> Failure {
+            Failure(
+                kind: .temporary,
+                reason: "too_many_programs",
+                message: "\(limit) programs of links are running already and the link was not taken; open it again "
+                    + "once one has finished"
+            )
+        }
+
+        /// `limit` links wait for `app` to subscribe already: the link was not recorded.
+        static func forwardQueueFull(app: String, limit: Int) -> Failure {
+            Failure(
+                kind: .temporary,
+                reason: "forward_queue_full",
+                message: "\(limit) links are waiting for \(app) to take them already and the link was not taken; "
+                    + "open it again once the app is running"
+            )
+        }
+
         /// The failure a routing error stands for. An unclaimed web link is said to be unclaimed by host: linkd never
         /// owns web links, and routes an https link only for the hosts that apps claim.
         package init(_ error: RouteError, link: LinkURL?) {
