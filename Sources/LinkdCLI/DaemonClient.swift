@@ -45,9 +45,23 @@ struct DaemonClient {
     /// folders (not links, owned by this uid, mode 0700): in a shared or misconfigured `XDG_RUNTIME_DIR` another
     /// user's process could be listening where the daemon should.
     ///
-    /// - Throws: a ``CommandFailure`` (exit 77) naming the folder.
+    /// - Throws: a ``CommandFailure`` naming the folder: exit 77 for a folder that is not private, 69 when there is
+    ///   no runtime folder or its socket path is too long to connect to (no daemon could listen there).
     private func checkFolders() throws(CommandFailure) {
         let runtime = paths.userRuntimeDirectory
+        if FileSystem.isMissing(runtime) {
+            throw .failed(
+                "XDG_RUNTIME_DIR '\(runtime)' does not exist, so there is no place for the linkd socket",
+                exitCode: .unavailable
+            )
+        }
+        if paths.socket.utf8.count > UnixSocket.maximumPathLength {
+            throw .failed(
+                "the socket path '\(paths.socket)' has \(paths.socket.utf8.count) bytes, more than the "
+                    + "\(UnixSocket.maximumPathLength) a socket path may have; linkd needs a shorter XDG_RUNTIME_DIR",
+                exitCode: .unavailable
+            )
+        }
         let problem =
             FileSystem.privacyProblem(ofFolder: runtime, owner: getuid())
             ?? FileSystem.privacyProblem(ofFolder: paths.runtimeDirectory, owner: getuid(), mayBeMissing: true)

@@ -91,6 +91,12 @@ extension FileSystem {
     package static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
+
+    /// Whether nothing at all is at `path`, not even a dangling symbolic link (`lstat(2)` fails with `ENOENT`).
+    package static func isMissing(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) != 0 && errno == ENOENT
+    }
 }
 
 extension FileSystem {

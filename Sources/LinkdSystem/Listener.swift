@@ -121,6 +121,9 @@ package struct Listener: Sendable {
 
 /// Client-side AF_UNIX helpers.
 package enum UnixSocket {
+    /// The longest path a socket can have, in bytes: `sun_path` less its terminating NUL (107 on Linux).
+    package static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
     /// Calls `body` with a `sockaddr_un` for `path`.
     static func withAddress<Result>(
         _ path: String,
@@ -129,7 +132,7 @@ package enum UnixSocket {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard bytes.count <= maximumPathLength else {
             throw .systemCall(operation: "use the socket path '\(path)'", errno: .nameTooLong)
         }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in

@@ -86,4 +86,55 @@ import Testing
         listener.waitUntilExit()
         #expect(try String(contentsOf: received, encoding: .utf8) == "ready\nb''\n", "the impostor received nothing")
     }
+
+    /// Without a runtime folder there is no place for a socket: 69, saying so, nothing started or written.
+    @Test func noRuntimeFolderIsUnavailable() throws {
+        let world = try DaemonHarness()
+        // Unset (empty counts as unset), linkd would use /run/user/<uid> when the machine has it.
+        if !FileManager.default.fileExists(atPath: "/run/user/\(getuid())") {
+            let unset = try world.run(["open", "myapp://note/1"], extra: ["XDG_RUNTIME_DIR": ""])
+            #expect(unset.status == 69)
+            #expect(unset.stderr == "Error: XDG_RUNTIME_DIR is not set, so there is no place for the linkd socket\n")
+        }
+        let missing = world.root.appendingPathComponent("gone").path
+        let absent = try world.run(["open", "myapp://note/1"], extra: ["XDG_RUNTIME_DIR": missing])
+        #expect(absent.status == 69)
+        #expect(
+            absent.stderr
+                == "Error: XDG_RUNTIME_DIR '\(missing)' does not exist, so there is no place for the linkd socket\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: missing), "nothing made there")
+        #expect(world.daemonPIDs().isEmpty)
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to give the folder to another uid"))
+    func aRuntimeFolderOfAnotherUserIsRefused() throws {
+        let world = try DaemonHarness()
+        chown(world.runtime.path, 65_534, 65_534)
+        let output = try world.run(["open", "myapp://note/1#access_token=a.b.c&refresh_token=r"])
+        #expect(output.status == 77)
+        #expect(
+            output.stderr == "Error: '\(world.runtime.path)' is owned by uid 65534, not 0; linkd sends nothing there\n"
+        )
+        #expect(world.daemonPIDs().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: world.spoolPath))
+    }
+
+    /// A socket path longer than `sun_path` can hold could never be listened on: said before anything starts.
+    @Test func aRuntimeFolderTooLongForASocketIsUnavailable() throws {
+        let world = try DaemonHarness()
+        let long = world.runtime.appendingPathComponent(String(repeating: "x", count: 110))
+        try FileManager.default.createDirectory(at: long, withIntermediateDirectories: true)
+        chmod(long.path, 0o700)
+        let output = try world.run(["open", "myapp://note/1"], extra: ["XDG_RUNTIME_DIR": long.path])
+        let socket = long.path + "/linkd/socket"
+        #expect(output.status == 69)
+        #expect(
+            output.stderr
+                == "Error: the socket path '\(socket)' has \(socket.utf8.count) bytes, more than the 107 a socket path "
+                + "may have; linkd needs a shorter XDG_RUNTIME_DIR\n"
+        )
+        #expect(world.daemonPIDs().isEmpty, "no daemon was started")
+        #expect(!FileManager.default.fileExists(atPath: long.path + "/linkd"))
+    }
 }
