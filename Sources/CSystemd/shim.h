@@ -60,6 +60,20 @@ static inline int linkd_forbid_core_dumps(void) {
     return 0;
 }
 
+/// ThreadSanitizer's annotations, weak: present only when its runtime is linked (scripts/sanitize), null otherwise.
+extern void __tsan_acquire(void *address) __attribute__((weak));
+extern void __tsan_release(void *address) __attribute__((weak));
+
+/// Tells ThreadSanitizer, when it runs, that the lock at `address` was taken (what the last release did is seen).
+static inline void linkd_sanitizer_acquire(void *address) {
+    if (__tsan_acquire) __tsan_acquire(address);
+}
+
+/// Tells ThreadSanitizer, when it runs, that the lock at `address` is about to be given up.
+static inline void linkd_sanitizer_release(void *address) {
+    if (__tsan_release) __tsan_release(address);
+}
+
 /// The number of bytes waiting to be read on fd (FIONREAD). Returns the count or -errno.
 static inline int linkd_readable_bytes(int fd) {
     int count = 0;

@@ -1,4 +1,4 @@
-import Synchronization
+import LinkdSystem
 
 /// A value that tasks wait on: ``wait(until:)`` suspends until a predicate of the value holds, and every
 /// ``update(_:)`` wakes the waiters whose predicate now holds. An event to wait for, never a poll.
@@ -14,10 +14,10 @@ final class Condition<Value: Sendable>: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     init(_ value: Value) {
-        state = Mutex(State(value: value))
+        state = Lock(State(value: value))
     }
 
     /// The value now.

@@ -2,7 +2,6 @@ import Dispatch
 import Glibc
 import LinkdFormats
 package import LinkdSystem
-import Synchronization
 
 /// Desktop notifications (`org.freedesktop.Notifications.Notify` on the session bus).
 package enum DesktopNotification {
@@ -48,10 +47,10 @@ package enum DesktopNotification {
 
 /// A continuation resumed by whichever of two racing paths comes first; the other finds it resumed already.
 private final class ResumeOnce: Sendable {
-    private let continuation: Mutex<CheckedContinuation<SystemdError?, Never>?>
+    private let continuation: Lock<CheckedContinuation<SystemdError?, Never>?>
 
     init(_ continuation: CheckedContinuation<SystemdError?, Never>) {
-        self.continuation = Mutex(continuation)
+        self.continuation = Lock(continuation)
     }
 
     func resume(returning value: SystemdError?) {

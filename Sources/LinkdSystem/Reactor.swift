@@ -1,6 +1,5 @@
 import CSystemd
 import Glibc
-import Synchronization
 
 /// Readiness of non-blocking descriptors for async code: one thread waits in `epoll_wait(2)` for every descriptor
 /// that a task awaits, so that no blocking `accept`/`read`/`write` ever runs on the cooperative pool.
@@ -31,7 +30,7 @@ package final class Reactor: Sendable {
 
     private let epollFD: CInt
     private let wakeFD: CInt
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private init() throws(SystemdError) {
         let epoll = linkd_epoll_create()

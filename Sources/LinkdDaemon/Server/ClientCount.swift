@@ -1,4 +1,4 @@
-import Synchronization
+import LinkdSystem
 
 /// The client connections served at once, against their limit.
 final class ClientCount: Sendable {
@@ -17,7 +17,7 @@ final class ClientCount: Sendable {
 
     /// The most connections served at once.
     let limit: Int
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(limit: Int) {
         self.limit = limit
