@@ -112,8 +112,10 @@ package final class TLSProxy: Sendable {
                         data = upstream.recv(65536)
                 elif fault == "cut-answer":
                     # The header of an application-data record of 256 bytes, and 16 of them: then the end.
+                    # shutdown, not close: it ends the connection under the thread still reading it, and sends
+                    # no TLS close_notify.
                     os.write(secure.fileno(), bytes([23, 3, 3, 1, 0]) + bytes(16))
-                    secure.close()
+                    secure.shutdown(socket.SHUT_RDWR)
                     return
             except OSError:
                 pass
