@@ -12,19 +12,16 @@ import Testing
         let reset = try ResetWorld()
         reset.gotrue.addUser(email: "ada@examp1e.com", password: "attacker's")
         let session = try #require(reset.gotrue.signedInSession(for: "ada@examp1e.com"))
-        let asked = reset.world.root.appendingPathComponent("asked.txt")
-        let askpass = try reset.script("askpass.sh", "printf '%s\\n' \"$*\" >> \(asked.path)\necho Canary-pass-7f3a9\n")
-        let link =
-            "resetapp://reset#access_token=\(session.accessToken)&expires_in=3600&refresh_token=\(session.refreshToken)"
-            + "&token_type=bearer&type=recovery"
-        let result = try reset.world.run(["open", link], extra: ["LINKD_ASKPASS": askpass.path])
+        let askpass = try reset.recordingAskpass("asked.txt", then: "echo \(ResetTests.password)")
+        let link = ResetWorld.mailedLink(accessToken: session.accessToken, refreshToken: session.refreshToken)
+        let result = try reset.world.run(["open", link], extra: ["LINKD_ASKPASS": askpass.program.path])
         #expect(result.status == 65, "\(result)\n\(reset.world.daemonLog())")
         #expect(
             result.stderr
                 == "Error: link 1: the backend's token says this session was signed in by password, not by an emailed "
                 + "link; linkd resets a password only with a session made by a reset email [refused]\n"
         )
-        #expect(!FileManager.default.fileExists(atPath: asked.path))
+        #expect(!FileManager.default.fileExists(atPath: askpass.record.path))
         #expect(reset.gotrue.requestLines == ["GET /auth/v1/user"])
         #expect(reset.gotrue.password(of: "ada@examp1e.com") == "attacker's")
         let surfaces = reset.leakSurfaces() + result.stdout + result.stderr

@@ -245,13 +245,11 @@ import Testing
         let reset = try ResetWorld()
         reset.gotrue.addUser(email: "x@<b>evil</b>gmail.com", password: "old-password")
         let session = try #require(reset.gotrue.recoverySession(for: "x@<b>evil</b>gmail.com"))
-        let seen = reset.world.root.appendingPathComponent("askpass-argv.txt")
-        let askpass = try reset.script("askpass.sh", "printf '%s\\n' \"$*\" >> \(seen.path)\nexit 1\n")
-        let link =
-            "resetapp://reset#access_token=\(session.accessToken)&refresh_token=\(session.refreshToken)&type=recovery"
-        _ = try reset.world.run(["open", link], extra: ["LINKD_ASKPASS": askpass.path])
+        let askpass = try reset.recordingAskpass("argv.txt", then: "exit 1")
+        let link = ResetWorld.mailedLink(accessToken: session.accessToken, refreshToken: session.refreshToken)
+        _ = try reset.world.run(["open", link], extra: ["LINKD_ASKPASS": askpass.program.path])
         #expect(
-            try String(contentsOf: seen, encoding: .utf8)
+            try String(contentsOf: askpass.record, encoding: .utf8)
                 == "linkd: New password for x@&lt;b&gt;evil&lt;/b&gt;gmail.com (com.example.Reset)\n"
         )
     }
