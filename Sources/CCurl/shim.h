@@ -73,4 +73,11 @@ static inline long linkd_curl_response_code(const struct linkd_curl_api *api, CU
     return code;
 }
 
+/// The certificate check's result (OpenSSL's X509_V_* code) of the transfer just performed.
+static inline long linkd_curl_verify_result(const struct linkd_curl_api *api, CURL *handle) {
+    long result = 0;
+    api->easy_getinfo(handle, CURLINFO_SSL_VERIFYRESULT, &result);
+    return result;
+}
+
 #endif

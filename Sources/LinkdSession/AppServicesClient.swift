@@ -21,13 +21,18 @@ package struct AppServicesClient: Sendable {
             .object([
                 ("password", .string(password.revealed())), ("token", .string(token.revealed())),
                 ("tokenId", .string(tokenID)),
-            ])
+            ]),
+            secrets: [password, token, Secret(tokenID)]
         )
     }
 
     /// `POST …/confirm {"token", "tokenId"}`: confirms an account with a confirmation link's token.
     package func confirm(token: Secret, tokenID: String) async throws(SessionError) {
-        try await post("/confirm", .object([("token", .string(token.revealed())), ("tokenId", .string(tokenID))]))
+        try await post(
+            "/confirm",
+            .object([("token", .string(token.revealed())), ("tokenId", .string(tokenID))]),
+            secrets: [token, Secret(tokenID)]
+        )
     }
 
     /// `POST …/reset/send {"email"}`: asks App Services to email a reset link.
@@ -35,7 +40,7 @@ package struct AppServicesClient: Sendable {
         try await post("/reset/send", .object([("email", .string(email))]))
     }
 
-    private func post(_ path: String, _ body: JSONValue) async throws(SessionError) {
+    private func post(_ path: String, _ body: JSONValue, secrets: [Secret] = []) async throws(SessionError) {
         let request = HTTPRequest(
             method: "POST",
             url: providerURL + path,
@@ -43,7 +48,12 @@ package struct AppServicesClient: Sendable {
             body: Array(body.serialized.utf8)
         )
         _ = try await transport.exchange(request) {
-            AppServicesErrorBody.decode(status: $0.status, contentType: $0.headers["content-type"], body: $0.body)
+            AppServicesErrorBody.decode(
+                status: $0.status,
+                contentType: $0.headers["content-type"],
+                body: $0.body,
+                redacting: secrets
+            )
         }
     }
 }

@@ -125,13 +125,13 @@ private struct CurlExchange: Sendable {
         let outcome = withExtendedLifetime(answer) { api.pointee.easy_perform(handle) }
         guard outcome == CURLE_OK else {
             if answer.tooLarge { return .failure(.unreachable(host: host, "the answer was larger than 1 MiB")) }
-            return .failure(Self.error(outcome, host: host))
+            return .failure(Self.error(outcome, host: host, verifyResult: linkd_curl_verify_result(api, handle)))
         }
         let code = linkd_curl_response_code(api, handle)
         return .success(HTTPResponse(status: code, headers: answer.headers, body: answer.body))
     }
 
-    private static func error(_ code: CURLcode, host: String) -> TransportError {
+    private static func error(_ code: CURLcode, host: String, verifyResult: Int) -> TransportError {
         switch code {
         case CURLE_OPERATION_TIMEDOUT: .timedOut(host: host)
         case CURLE_COULDNT_CONNECT: .unreachable(host: host, "the connection was refused")
@@ -141,11 +141,24 @@ private struct CurlExchange: Sendable {
             .unreachable(host: host, "the connection closed before the answer was complete")
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_BAD_CONTENT_ENCODING:
             .unreachable(host: host, "the answer was not valid HTTP")
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
-            CURLE_SSL_CERTPROBLEM:
-            .unreachable(host: host, "the TLS connection failed (certificate not trusted?)")
+        case CURLE_PEER_FAILED_VERIFICATION: .unreachable(host: host, certificateProblem(verifyResult))
+        case CURLE_SSL_CONNECT_ERROR:
+            .unreachable(host: host, "the TLS connection failed: the handshake was refused or cut short")
+        case CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
+            .unreachable(host: host, "the TLS connection failed: the CA file (caFile) cannot be used")
         case CURLE_UNSUPPORTED_PROTOCOL: .insecureURL("(not http or https)")
         default: .unreachable(host: host, "network error \(code.rawValue)")
+        }
+    }
+
+    /// Why the server's certificate was refused, from OpenSSL's verify result (`X509_V_ERR_*`); a name that does
+    /// not match is curl's own check, which leaves no result of its own.
+    private static func certificateProblem(_ verifyResult: Int) -> String {
+        switch verifyResult {
+        case 9, 10: "the TLS connection failed: the server's certificate has expired or is not yet valid"
+        case 2, 18, 19, 20, 21, 27:
+            "the TLS connection failed: the server's certificate is not signed by a trusted CA"
+        default: "the TLS connection failed: the server's certificate is not for this host name"
         }
     }
 }

@@ -27,13 +27,15 @@ package struct GoTrueClient: Sendable {
     /// `POST /token?grant_type=refresh_token`: a new session; the refresh token rotates.
     package func refresh(_ refreshToken: Secret) async throws(SessionError) -> GoTrueSession {
         let body = JSONValue.object([("refresh_token", .string(refreshToken.revealed()))])
-        return try GoTrueSession(await call("POST", "/token?grant_type=refresh_token", body: body))
+        return try GoTrueSession(
+            await call("POST", "/token?grant_type=refresh_token", body: body, secrets: [refreshToken])
+        )
     }
 
     /// `POST /verify` with only `token_hash` and `type` (anything more is refused by GoTrue).
     package func verify(tokenHash: Secret, type: String) async throws(SessionError) -> GoTrueSession {
         let body = JSONValue.object([("token_hash", .string(tokenHash.revealed())), ("type", .string(type))])
-        return try GoTrueSession(await call("POST", "/verify", body: body))
+        return try GoTrueSession(await call("POST", "/verify", body: body, secrets: [tokenHash]))
     }
 
     /// `POST /token?grant_type=pkce`: the session for a PKCE link's `code`, proved by the stored verifier.
@@ -41,7 +43,9 @@ package struct GoTrueClient: Sendable {
         let body = JSONValue.object([
             ("auth_code", .string(code.revealed())), ("code_verifier", .string(verifier.revealed())),
         ])
-        return try GoTrueSession(await call("POST", "/token?grant_type=pkce", body: body))
+        return try GoTrueSession(
+            await call("POST", "/token?grant_type=pkce", body: body, secrets: [code, verifier])
+        )
     }
 
     /// `POST /recover?redirect_to=…` with an S256 challenge: asks GoTrue to email a reset link (200 `{}` whether or
@@ -57,7 +61,7 @@ package struct GoTrueClient: Sendable {
     /// `PUT /user {"password": …}`: sets the new password.
     package func updatePassword(_ password: Secret, accessToken: Secret) async throws(SessionError) {
         let body = JSONValue.object([("password", .string(password.revealed()))])
-        _ = try await call("PUT", "/user", bearer: accessToken, body: body)
+        _ = try await call("PUT", "/user", bearer: accessToken, body: body, secrets: [password])
     }
 
     /// `POST /logout?scope=…` (204, empty body).
@@ -70,8 +74,11 @@ package struct GoTrueClient: Sendable {
         _ target: String,
         bearer: Secret? = nil,
         body: JSONValue? = nil,
+        secrets: [Secret] = [],
         expectsBody: Bool = true
     ) async throws(SessionError) -> JSONValue {
+        // What the backend's error text must not show, should it quote the request.
+        let sent = secrets + (bearer.map { [$0] } ?? [])
         var headers: [(name: String, value: String)] = [("apikey", apiKey), ("X-Supabase-Api-Version", "2024-01-01")]
         if let bearer { headers.append(("Authorization", "Bearer " + bearer.revealed())) }
         if body != nil { headers.append(("Content-Type", "application/json")) }
@@ -82,7 +89,12 @@ package struct GoTrueClient: Sendable {
             body: body.map { Array($0.serialized.utf8) } ?? []
         )
         let response = try await transport.exchange(request) {
-            GoTrueErrorBody.decode(status: $0.status, errorCodeHeader: $0.headers["x-sb-error-code"], body: $0.body)
+            GoTrueErrorBody.decode(
+                status: $0.status,
+                errorCodeHeader: $0.headers["x-sb-error-code"],
+                body: $0.body,
+                redacting: sent
+            )
         }
         guard expectsBody else { return .null }
         guard let value = try? JSONValue.parse(response.body), value.objectMembers != nil else {

@@ -1,4 +1,4 @@
-import LinkdFormats
+package import LinkdFormats
 
 /// Reads a GoTrue (Supabase Auth) error response: the current shape `{"code": "…", "message": "…"}` (request header
 /// `X-Supabase-Api-Version: 2024-01-01`), the legacy `{"code": 422, "error_code": "…", "msg": "…"}`, the OAuth
@@ -12,8 +12,14 @@ package enum GoTrueErrorBody {
     static let passwordCodes: Set<String> = ["weak_password", "same_password"]
     static let rateLimitCodes: Set<String> = ["over_request_rate_limit", "over_email_send_rate_limit"]
 
-    /// The error a response with `status`, the `x-sb-error-code` header value (if any) and `body` stands for.
-    package static func decode(status: Int, errorCodeHeader: String?, body: some Collection<UInt8>) -> BackendError {
+    /// The error a response with `status`, the `x-sb-error-code` header value (if any) and `body` stands for; the
+    /// backend's text shows none of `secrets` (what the request carried).
+    package static func decode(
+        status: Int,
+        errorCodeHeader: String?,
+        body: some Collection<UInt8>,
+        redacting secrets: [Secret] = []
+    ) -> BackendError {
         let object = (try? JSONValue.parse(body)).flatMap { $0.objectMembers == nil ? nil : $0 }
         var code = object?["error_code"]?.stringValue ?? object?["code"]?.stringValue ?? object?["error"]?.stringValue
         if code == nil || code?.isEmpty == true { code = errorCodeHeader }
@@ -26,9 +32,9 @@ package enum GoTrueErrorBody {
         return BackendError(
             kind: kind(code: found, status: status, message: message),
             status: status,
-            code: ResponseText.clean(found, limit: 64),
-            message: ResponseText.clean(message, limit: 300),
-            reasons: reasons.map { ResponseText.clean($0, limit: 32) }
+            code: ResponseText.clean(found, limit: 64, redacting: secrets),
+            message: ResponseText.clean(message, limit: 300, redacting: secrets),
+            reasons: reasons.map { ResponseText.clean($0, limit: 32, redacting: secrets) }
         )
     }
 

@@ -4,7 +4,8 @@ import LinkdSystem
 /// The verifiers of resets linkd requested (`linkd reset request`), one per app, in a folder the caller names
 /// (`$XDG_STATE_HOME/linkd/pkce/`; folder 0700, files 0600).
 ///
-/// A verifier is taken once: the first `take` renames it away before reading it. It expires with GoTrue's flow
+/// A verifier stays until the exchange it proves succeeds, which removes it: any `code=` link can be opened, and
+/// one that is not the email's must not use up the verifier the email's link needs. It expires with GoTrue's flow
 /// state (300 s after the request by default), and storing a new one removes expired ones.
 package struct PKCEStore: Sendable {
     /// How long a stored verifier is kept.
@@ -58,15 +59,34 @@ package struct PKCEStore: Sendable {
         }
     }
 
-    /// The verifier stored for `app`, removed from the store; `nil` when there is none or it expired.
-    package func take(app: String, now: Int64) -> Secret? {
+    /// The verifier stored for `app`, left in the store; `nil` when there is none or it expired. Only the exchange
+    /// it proves removes it (``PKCEVerifier/spend()``): a link that fails, or is someone else's, leaves it for the
+    /// link of the email it was stored for.
+    package func verifier(for app: String, now: Int64) -> PKCEVerifier? {
+        guard let verifier = Self.read(file(for: app), now: now) else { return nil }
+        return PKCEVerifier(verifier, store: self, app: app)
+    }
+
+    /// Removes the verifier of `app` when it is still `verifier` (a newer request's is kept).
+    package func remove(_ verifier: Secret, app: String) {
         let path = file(for: app)
+        guard Self.read(path, now: nil) == verifier else { return }
         var generator = SystemRandomNumberGenerator()
         let claimed = path + ".taken-" + String(generator.next() as UInt64, radix: 16)
-        guard FileSystem.rename(path, to: claimed) else { return nil }
-        defer { FileSystem.remove(claimed) }
-        guard let bytes = FileSystem.contents(of: claimed), let object = try? JSONValue.parse(bytes),
-            let verifier = object["verifier"]?.stringValue, let expires = object["expires"]?.int64Value, expires > now
+        guard FileSystem.rename(path, to: claimed) else { return }
+        if Self.read(claimed, now: nil) != verifier {
+            // A newer request stored its verifier between the read and the rename: it goes back, unless a still newer
+            // one is there already.
+            _ = FileSystem.addName(path, to: claimed)
+        }
+        FileSystem.remove(claimed)
+    }
+
+    /// The verifier in the file `path`, when it has not expired at `now` (`nil`: whatever its expiry).
+    private static func read(_ path: String, now: Int64?) -> Secret? {
+        guard let bytes = FileSystem.contents(of: path), let object = try? JSONValue.parse(bytes),
+            let verifier = object["verifier"]?.stringValue, let expires = object["expires"]?.int64Value,
+            now.map({ expires > $0 }) ?? true
         else { return nil }
         return Secret(verifier)
     }
@@ -85,5 +105,30 @@ package struct PKCEStore: Sendable {
     func file(for app: String) -> String {
         let hex = Array("0123456789abcdef")
         return directory + "/" + String(app.utf8.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0xF)]] })
+    }
+}
+
+/// A stored verifier read for one exchange. It stays in the store until ``spend()``, which the exchange that
+/// succeeds calls.
+package struct PKCEVerifier: Sendable {
+    /// The verifier.
+    package let value: Secret
+    private let store: PKCEStore?
+    private let app: String
+
+    /// A verifier that no store keeps (``spend()`` does nothing).
+    package init(_ value: Secret) {
+        self.init(value, store: nil, app: "")
+    }
+
+    init(_ value: Secret, store: PKCEStore?, app: String) {
+        self.value = value
+        self.store = store
+        self.app = app
+    }
+
+    /// Removes the verifier from the store it was read from, unless a newer request replaced it there.
+    package func spend() {
+        store?.remove(value, app: app)
     }
 }

@@ -73,6 +73,8 @@ package struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible
             self.init(kind: .unreachable, message: transport.description)
         case .badResponse:
             self.init(kind: .unreachable, message: error.description)
+        case .notAnEmailedLink:
+            self.init(kind: .refused, message: error.description)
         }
     }
 }

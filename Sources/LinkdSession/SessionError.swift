@@ -6,12 +6,19 @@ package enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     case transport(TransportError)
     /// The backend answered 2xx with something that is not what its contract says.
     case badResponse(String)
+    /// The backend's own token says its session was not made by an emailed link (signed in by password, OAuth,
+    /// SSO): the authentication methods its `amr` names, shown as plain words.
+    case notAnEmailedLink(methods: [String])
 
     package var description: String {
         switch self {
         case .backend(let error): error.description
         case .transport(let error): error.description
         case .badResponse(let what): "the backend's answer cannot be read: \(what)"
+        case .notAnEmailedLink(let methods):
+            "the backend's token says this session was signed in by "
+                + (methods.isEmpty ? "no method it names" : methods.joined(separator: ", "))
+                + ", not by an emailed link; linkd resets a password only with a session made by a reset email"
         }
     }
 }

@@ -31,14 +31,15 @@ extension GoTrueService {
             state.flows[code] = GoTrueState.Flow(
                 userID: user.id,
                 challenge: challenge,
-                created: now * 1000 + state.counter
+                created: now * 1000 + state.counter,
+                method: "recovery"
             )
         }
         return .json(200, [:])
     }
 
-    /// `POST /token?grant_type=pkce` (A.2): the flow's session when the verifier hashes to its challenge; flow states
-    /// are single use and live 300 s.
+    /// `POST /token?grant_type=pkce` (A.2): the flow's session when the verifier hashes to its challenge, with the
+    /// flow's method as its `amr` (A.10); flow states are single use and live 300 s, and a wrong verifier leaves one.
     func exchangePKCE(_ request: ReceivedRequest, _ state: inout GoTrueState) throws -> DoubleResponse {
         let body = request.jsonBody ?? [:]
         guard let code = body["auth_code"] as? String, let verifier = body["code_verifier"] as? String,
@@ -74,7 +75,20 @@ extension GoTrueService {
         }
         state.flows[code] = nil
         let owner = try user(flow.userID, state)
-        let tokens = issue(&state, user: owner, method: "otp")
+        let tokens = issue(&state, user: owner, method: flow.method)
+        return .json(200, sessionObject(tokens, user: owner))
+    }
+
+    /// `POST /token?grant_type=password` (`token.go ResourceOwnerPasswordGrant`): a session signed in by password,
+    /// whose `amr` is `password`.
+    func passwordGrant(_ request: ReceivedRequest, _ state: inout GoTrueState) throws -> DoubleResponse {
+        let body = request.jsonBody ?? [:]
+        guard let email = body["email"] as? String, let password = body["password"] as? String,
+            let owner = state.users.values.first(where: { $0.email == email && $0.password == password })
+        else {
+            throw Failure(status: 400, code: "invalid_credentials", message: "Invalid login credentials")
+        }
+        let tokens = issue(&state, user: owner, method: "password")
         return .json(200, sessionObject(tokens, user: owner))
     }
 

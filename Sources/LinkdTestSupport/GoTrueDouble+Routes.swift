@@ -37,7 +37,11 @@ extension GoTrueService {
             case ("POST", "/auth/v1/recover"): return try recover(request, &state)
             default: throw Failure(status: 404, code: "not_found", message: "Not found")
             }
-        } catch let failure as Failure {
+        } catch var failure as Failure {
+            if state.quotesRequests {
+                let body = String(decoding: request.body, as: UTF8.self)
+                failure.message += " (request: \(body), Authorization: \(request.header("Authorization") ?? "none"))"
+            }
             return Self.render(failure, current: current)
         } catch {
             return Self.render(Failure(status: 500, code: "unexpected_failure", message: "\(error)"), current: current)
@@ -157,6 +161,7 @@ extension GoTrueService {
 
     private func token(_ request: ReceivedRequest, _ state: inout GoTrueState) throws -> DoubleResponse {
         if request.query["grant_type"] == "pkce" { return try exchangePKCE(request, &state) }
+        if request.query["grant_type"] == "password" { return try passwordGrant(request, &state) }
         guard request.query["grant_type"] == "refresh_token" else {
             throw Failure(status: 400, code: "invalid_credentials", message: "unsupported_grant_type")
         }

@@ -60,15 +60,39 @@ package final class GoTrueDouble: Sendable {
         service.state.withLock { $0.users.values.first { $0.email == email }?.password }
     }
 
-    /// What the email of a recovery request carries in the implicit flow: a recovery session's tokens, as in
-    /// `…#access_token=…&refresh_token=…&type=recovery`.
+    /// What the email of a recovery request carries in the implicit flow: the tokens of the session GoTrue's
+    /// `GET /verify` makes, whose `amr` is `otp` (`verify.go`), as in `…#access_token=…&refresh_token=…&type=recovery`.
     package func recoverySession(
         for email: String,
         expiresIn: Int = 3600
     ) -> (accessToken: String, refreshToken: String)? {
+        session(for: email, method: "otp", expiresIn: expiresIn)
+    }
+
+    /// The tokens of a session signed in some other way than by an emailed link — `password` (what
+    /// `POST /token?grant_type=password` gives), `oauth`, `sso/saml` — which someone could mail to another person as
+    /// `…#access_token=…&refresh_token=…&type=recovery`.
+    package func signedInSession(
+        for email: String,
+        method: String = "password"
+    ) -> (accessToken: String, refreshToken: String)? {
+        session(for: email, method: method, expiresIn: 3600)
+    }
+
+    /// Makes the backend's error messages quote the request they refuse (its body and its Authorization header), as
+    /// a careless gateway's do.
+    package func quoteRequestsInErrors() {
+        service.state.withLock { $0.quotesRequests = true }
+    }
+
+    private func session(
+        for email: String,
+        method: String,
+        expiresIn: Int
+    ) -> (accessToken: String, refreshToken: String)? {
         service.state.withLock { state in
             guard let user = state.users.values.first(where: { $0.email == email }) else { return nil }
-            let tokens = service.issue(&state, user: user, method: "recovery", expiresIn: expiresIn)
+            let tokens = service.issue(&state, user: user, method: method, expiresIn: expiresIn)
             return (tokens.access, tokens.refresh)
         }
     }

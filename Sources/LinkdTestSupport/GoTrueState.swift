@@ -11,7 +11,8 @@ struct GoTrueState {
     struct Session {
         var id: String
         var userID: String
-        /// `otp` / `recovery` for a session made from an email link, `password` otherwise.
+        /// The authentication method its tokens' `amr` names: `otp` for a session from an implicit email link or
+        /// `POST /verify`, the flow's method (`recovery`) through PKCE, `password` (or `oauth`, …) for a sign-in.
         var method: String
         var revoked = false
     }
@@ -33,11 +34,15 @@ struct GoTrueState {
     var flows: [String: Flow] = [:]
     /// Answers forced on the next requests (status, count), whatever they ask.
     var faults: [Int] = []
+    /// Whether error messages quote the request (its body and Authorization), as a careless gateway's do.
+    var quotesRequests = false
 
     struct Flow {
         var userID: String
         var challenge: String
         var created: Int
+        /// The flow's authentication method, which the exchange's session gets as its `amr` (`recovery`).
+        var method: String
     }
     var counter = 0
 

@@ -59,6 +59,23 @@ package final class ResetWorld: Sendable {
         return (url, session.accessToken, session.refreshToken)
     }
 
+    /// A link mailed as a recovery link with a session's tokens, whoever made the session:
+    /// `resetapp://reset#access_token=…&refresh_token=…&type=recovery`.
+    package static func mailedLink(accessToken: String, refreshToken: String) -> String {
+        "resetapp://reset#access_token=\(accessToken)&refresh_token=\(refreshToken)&type=recovery"
+    }
+
+    /// An askpass program that appends its arguments, as one line, to `record` (in the world's folder), then runs
+    /// `then` (`exit 1` cancels, `echo PASSWORD` answers).
+    ///
+    /// - Returns: the program, and the file it writes.
+    /// - Throws: when it cannot be written.
+    package func recordingAskpass(_ record: String, then: String) throws -> (program: URL, record: URL) {
+        let file = world.root.appendingPathComponent(record)
+        let program = try script("askpass-\(record).sh", "printf '%s\\n' \"$*\" >> \(file.path)\n\(then)\n")
+        return (program, file)
+    }
+
     /// Writes an executable `/bin/sh` script `name` with `body` into the world's folder.
     ///
     /// - Returns: the script's URL.

@@ -3,8 +3,33 @@ import Glibc
 
 /// TLS in front of a test double: a real TLS 1.2/1.3 server on 127.0.0.1 (Python's `ssl` module, test tooling only)
 /// that forwards each connection's plain bytes to `127.0.0.1:<port>`. Its certificate is signed by the test CA of
-/// `scripts/make-test-ca`.
+/// `scripts/make-test-ca`. A ``Fault`` makes it misbehave the way a broken backend or network does.
 package final class TLSProxy: Sendable {
+    /// How the proxy misbehaves. A fault for one method (`PUT`, the request that carries a password) forwards that
+    /// request to the double, so the double sees what was sent, and spoils only its answer.
+    package enum Fault: Sendable {
+        /// None: every answer is forwarded as it comes.
+        case none
+        /// The answer to a request of `method` never comes; the connection stays open.
+        case silentAnswer(to: String)
+        /// The answer to a request of `method` comes one byte a second.
+        case trickledAnswer(to: String)
+        /// The connection of a request of `method` is closed in the middle of the answer's first TLS record.
+        case cutAnswer(to: String)
+        /// Every connection is closed during the TLS handshake, after the first bytes of the client's hello.
+        case cutHandshake
+
+        var arguments: [String] {
+            switch self {
+            case .none: ["none", ""]
+            case .silentAnswer(let method): ["silent", method]
+            case .trickledAnswer(let method): ["trickle", method]
+            case .cutAnswer(let method): ["cut-answer", method]
+            case .cutHandshake: ["cut-handshake", ""]
+            }
+        }
+    }
+
     /// The port it listens on.
     package let port: UInt16
     private let process: Process
@@ -15,12 +40,13 @@ package final class TLSProxy: Sendable {
     /// - Parameters:
     ///   - target: the plain HTTP port to forward to.
     ///   - certificate, key: the server's PEM files.
-    package init(forwardingTo target: UInt16, certificate: String, key: String) throws {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-tls-proxy.py")
-        try Data(Self.script.utf8).write(to: script)
+    ///   - fault: how it misbehaves (``Fault/none``).
+    package init(forwardingTo target: UInt16, certificate: String, key: String, fault: Fault = .none) throws {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-tls-proxy-2.py")
+        try Data(Self.script.utf8).write(to: script, options: .atomic)  // tests running at once write it too
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path, certificate, key, String(target)]
+        process.arguments = [script.path, certificate, key, String(target)] + fault.arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -42,14 +68,21 @@ package final class TLSProxy: Sendable {
     }
 
     private static let script = """
-        import socket, ssl, sys, threading
-        certificate, key, target = sys.argv[1], sys.argv[2], int(sys.argv[3])
+        import os, socket, ssl, sys, threading, time
+        certificate, key, target, fault, method = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(certificate, key)
         server = socket.socket()
         server.bind(("127.0.0.1", 0))
         server.listen(32)
         print(server.getsockname()[1], flush=True)
+
+        def close(*ends):
+            for end in ends:
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
         def pump(source, sink):
             try:
@@ -60,21 +93,53 @@ package final class TLSProxy: Sendable {
                     sink.sendall(data)
             except OSError:
                 pass
-            for end in (source, sink):
-                try:
-                    end.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
+            close(source, sink)
+
+        def answer(upstream, secure, spoiled):
+            if not spoiled:
+                return pump(upstream, secure)
+            try:
+                data = upstream.recv(65536)
+                if fault == "silent":
+                    while data:
+                        data = upstream.recv(65536)
+                    time.sleep(3600)
+                elif fault == "trickle":
+                    while data:
+                        for index in range(len(data)):
+                            secure.sendall(data[index:index + 1])
+                            time.sleep(1)
+                        data = upstream.recv(65536)
+                elif fault == "cut-answer":
+                    # The header of an application-data record of 256 bytes, and 16 of them: then the end.
+                    # shutdown, not close: it ends the connection under the thread still reading it, and sends
+                    # no TLS close_notify.
+                    os.write(secure.fileno(), bytes([23, 3, 3, 1, 0]) + bytes(16))
+                    secure.shutdown(socket.SHUT_RDWR)
+                    return
+            except OSError:
+                pass
+            close(upstream, secure)
 
         def serve(connection):
+            if fault == "cut-handshake":
+                connection.recv(16)
+                connection.close()
+                return
             try:
                 secure = context.wrap_socket(connection, server_side=True)
             except (ssl.SSLError, OSError):
                 connection.close()
                 return
+            try:
+                first = secure.recv(65536)
+            except OSError:
+                first = b""
             upstream = socket.create_connection(("127.0.0.1", target))
+            upstream.sendall(first)
+            spoiled = fault != "none" and first.startswith(method.encode() + b" ")
             threading.Thread(target=pump, args=(secure, upstream), daemon=True).start()
-            pump(upstream, secure)
+            answer(upstream, secure, spoiled)
 
         for connection, _ in iter(server.accept, None):
             threading.Thread(target=serve, args=(connection,), daemon=True).start()

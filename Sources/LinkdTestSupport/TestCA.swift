@@ -8,8 +8,12 @@ package struct TestCA: Sendable {
     package var certificate: String { directory + "/ca.pem" }
     /// The server certificate for 127.0.0.1, signed by the CA.
     package var serverCertificate: String { directory + "/server.pem" }
-    /// The server certificate's key.
+    /// The server certificates' key.
     package var serverKey: String { directory + "/server.key" }
+    /// A certificate for 127.0.0.1 signed by the CA that expired a day before it was made.
+    package var expiredCertificate: String { directory + "/expired.pem" }
+    /// A certificate signed by the CA for `wrong.example` only.
+    package var wrongHostCertificate: String { directory + "/wronghost.pem" }
 
     /// Runs `scripts/make-test-ca`, which makes the files unless they are there already.
     ///

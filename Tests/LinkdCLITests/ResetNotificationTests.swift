@@ -30,7 +30,7 @@ import Testing
         let client = try reset.world.connect()
         client.send(request(link.url))
         let question = client.readLine()
-        #expect(question == #"{"ask": "password", "prompt": "New password for a***@example.com"}"#)
+        #expect(question == #"{"ask": "password", "prompt": "New password for ada@example.com (com.example.Reset)"}"#)
         client.send(#"{"password": "Canary-pass-7f3a9"}"# + "\n")
         close(client)  // the clicking process is gone before the result
         #expect(reset.world.waitUntil(.seconds(10)) { !bus.notificationLines().isEmpty })

@@ -199,7 +199,10 @@ import Testing
         let result = try reset.world.run(["open", link.url], extra: ["LINKD_ASKPASS": askpass.path])
         #expect(result.status == 0, "\(result)\n\(reset.world.daemonLog())")
         #expect(reset.gotrue.password(of: "ada@example.com") == Self.password)
-        #expect(try String(contentsOf: seen, encoding: .utf8) == "linkd: New password for a***@example.com\n")
+        #expect(
+            try String(contentsOf: seen, encoding: .utf8)
+                == "linkd: New password for ada@example.com (com.example.Reset)\n"
+        )
 
         let cancel = try reset.script("cancel.sh", "exit 1\n")
         let other = try reset.recoveryLink()
@@ -242,14 +245,12 @@ import Testing
         let reset = try ResetWorld()
         reset.gotrue.addUser(email: "x@<b>evil</b>gmail.com", password: "old-password")
         let session = try #require(reset.gotrue.recoverySession(for: "x@<b>evil</b>gmail.com"))
-        let seen = reset.world.root.appendingPathComponent("askpass-argv.txt")
-        let askpass = try reset.script("askpass.sh", "printf '%s\\n' \"$*\" >> \(seen.path)\nexit 1\n")
-        let link =
-            "resetapp://reset#access_token=\(session.accessToken)&refresh_token=\(session.refreshToken)&type=recovery"
-        _ = try reset.world.run(["open", link], extra: ["LINKD_ASKPASS": askpass.path])
+        let askpass = try reset.recordingAskpass("argv.txt", then: "exit 1")
+        let link = ResetWorld.mailedLink(accessToken: session.accessToken, refreshToken: session.refreshToken)
+        _ = try reset.world.run(["open", link], extra: ["LINKD_ASKPASS": askpass.program.path])
         #expect(
-            try String(contentsOf: seen, encoding: .utf8)
-                == "linkd: New password for x***@&lt;b&gt;evil&lt;/b&gt;gmail.com\n"
+            try String(contentsOf: askpass.record, encoding: .utf8)
+                == "linkd: New password for x@&lt;b&gt;evil&lt;/b&gt;gmail.com (com.example.Reset)\n"
         )
     }
 
@@ -281,8 +282,8 @@ import Testing
         #expect(refused.status == 69, "\(refused)")
         #expect(
             refused.stderr
-                == "Error: link 1: the backend '127.0.0.1' cannot be reached: the TLS connection failed (certificate not trusted?) "
-                + "[backend_unreachable]\n"
+                == "Error: link 1: the backend '127.0.0.1' cannot be reached: the TLS connection failed: the server's "
+                + "certificate is not signed by a trusted CA [backend_unreachable]\n"
         )
         #expect(untrusted.gotrue.requests.isEmpty)
     }
@@ -317,14 +318,14 @@ import Testing
         #expect(shell.terminationStatus == 0, "\(shown)\n\(problems)\n\(reset.world.daemonLog())")
         #expect(
             shown == """
-                New password for a***@example.com: 
+                New password for ada@example.com (com.example.Reset): 
                 Repeat the new password: 
                 the new password was refused: Password should be at least 6 characters. (reasons: length) \
                 [weak_password, HTTP 422]
-                New password for a***@example.com: 
+                New password for ada@example.com (com.example.Reset): 
                 Repeat the new password: 
                 The passwords do not match; try again.
-                New password for a***@example.com: 
+                New password for ada@example.com (com.example.Reset): 
                 Repeat the new password: 
                 done: supabase.recovery → com.example.Reset: the password of a***@example.com was changed
 

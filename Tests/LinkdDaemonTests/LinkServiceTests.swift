@@ -158,7 +158,7 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
                     message: "the password of a***@example.com was changed"
                 )
         )
-        #expect(client.prompts.withLock { $0 } == ["New password for a***@example.com"])
+        #expect(client.prompts.withLock { $0 } == ["New password for ada@example.com (com.example.Reset)"])
         #expect(double.password(of: "ada@example.com") == "new password 123")
         #expect(world.spooled.isEmpty)
     }

@@ -8,9 +8,9 @@ import Testing
 /// exit code, within the limits, and the password request is never sent twice.
 @Suite struct BackendFailureTests {
     private static let user = DoubleResponse.json(200, ["id": "u1", "email": "ada@example.com"])
-    /// A recovery link whose access token has no claims to read, so that `GET /user` is always the first request.
+    /// A recovery link whose access token has no expiry, so that `GET /user` is always the first request.
     private static let link = SupabaseBackend.Material.session(
-        accessToken: Secret("a.b.c"),
+        accessToken: emailedLinkToken(),
         refreshToken: Secret("refresh-token-1")
     )
 

@@ -1,4 +1,5 @@
 import Foundation
+import LinkdFormats
 import LinkdSession
 import LinkdTestSupport
 
@@ -21,6 +22,17 @@ func withTemporaryStore(_ body: (PKCEStore) async throws -> Void) async throws {
     let folder = FileManager.default.temporaryDirectory.appending(path: "pkce-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try await body(PKCEStore(stateFolder: folder + "/linkd"))
+}
+
+/// An access token whose claims say an emailed link made its session (`amr` `otp`) and set no expiry, unsigned:
+/// for test servers that take any token.
+func emailedLinkToken() -> Secret {
+    func segment(_ json: String) -> String {
+        Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+    let claims = #"{"sub":"u1","amr":[{"method":"otp","timestamp":1700000000}]}"#
+    return Secret(segment(#"{"alg":"HS256","typ":"JWT"}"#) + "." + segment(claims) + ".c2lnbmF0dXJl")
 }
 
 /// The current time in Unix seconds, as the verifier store counts it.

@@ -35,7 +35,9 @@ import Testing
             passwords
         )
         #expect(result == .success(ResetSuccess(account: "a***@example.com", signedOut: true)))
-        #expect(passwords.asked.withLock { $0.map(\.prompt) } == ["New password for a***@example.com"])
+        #expect(
+            passwords.asked.withLock { $0.map(\.prompt) } == ["New password for ada@example.com (com.example.Notes)"]
+        )
         #expect(
             double.requestLines == ["GET /auth/v1/user", "PUT /auth/v1/user", "POST /auth/v1/logout?scope=local"]
         )
@@ -57,7 +59,11 @@ import Testing
             passwords
         )
         #expect(result == .success(ResetSuccess(account: "your com.example.Notes account", signedOut: false)))
-        #expect(passwords.asked.withLock { $0.map(\.prompt) } == ["New password for your com.example.Notes account"])
+        #expect(
+            passwords.asked.withLock { $0.map(\.prompt) } == [
+                "New password for the account this link was sent to (com.example.Notes)"
+            ]
+        )
         let request = try #require(double.requests.first)
         #expect(double.requests.count == 1 && request.method == "POST" && request.target == Self.appServicesReset)
         #expect(
@@ -82,7 +88,11 @@ import Testing
         let code = try #require(gotrue.pkceCode(for: "ada@example.com"))
         gotrue.advanceClock(by: 301)
         let unasked = ScriptedPasswords(["never sent"])
-        let supabase = await reset(gotrue.backend, .pkce(code: Secret(code), verifier: Secret(verifier)), unasked)
+        let supabase = await reset(
+            gotrue.backend,
+            .pkce(code: Secret(code), verifier: PKCEVerifier(Secret(verifier))),
+            unasked
+        )
         let expired = try #require(supabase.failure)
         #expect(expired.kind == .linkExpiredOrUsed && expired.exitCode == 65)
         #expect(expired.message.contains("flow_state_expired"))

@@ -25,7 +25,7 @@ struct ResetAction: Action {
         // Before the client is asked anything: an expired link is that, whoever opened it.
         if let expired = Self.expiry(link.route) { return refuse(expired, link, service) }
         guard let client else {
-            // Checked before a PKCE verifier is taken: a client that cannot answer leaves the link usable.
+            // Checked before anything is sent: a client that cannot answer leaves the link usable.
             service.log.notice("a reset link for \(link.appName) came from a client that cannot give a password")
             return .failed(
                 WireProtocol.Failure(
@@ -35,7 +35,6 @@ struct ResetAction: Action {
                 )
             )
         }
-        // Between the join and the material (which takes a PKCE verifier) nothing may suspend twice for one link.
         if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
         let response = await run(link, backend: backend, client: client, service: service)
         await service.finishFlight(link.flightKey, with: response)
@@ -134,7 +133,9 @@ struct ResetAction: Action {
         case .supabaseOTP(let otp) where otp.type == "recovery":
             return .success(.tokenHash(otp.tokenHash, type: otp.type))
         case .supabasePKCE(let pkce):
-            guard let verifier = pkceStore?.take(app: app, now: Int64(Date().timeIntervalSince1970)) else {
+            // Read, not taken: only the exchange that succeeds uses it up, so a `code=` link that is not the
+            // email's (an attacker's, say) leaves it for the email's link.
+            guard let verifier = pkceStore?.verifier(for: app, now: Int64(Date().timeIntervalSince1970)) else {
                 return .failure(
                     WireProtocol.Failure(
                         kind: .invalid,

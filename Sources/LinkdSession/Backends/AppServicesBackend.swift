@@ -54,13 +54,13 @@ package struct AppServicesBackend: AuthBackend {
 
     /// Sends nothing: App Services checks the token when the password comes with it.
     ///
-    /// - Returns: the token pair, and "your APP account", since App Services does not name the account.
+    /// - Returns: the token pair, and the app's account without an address, since App Services names none.
     package func establish(
         _ material: Material,
         appName: String,
         retry: RequestRetry
-    ) async throws(SessionError) -> (session: Material, account: String) {
-        (material, "your \(appName) account")
+    ) async throws(SessionError) -> (session: Material, account: ResetAccount) {
+        (material, ResetAccount(email: nil, app: appName))
     }
 
     /// Sends nothing: a reset leaves no session behind.

@@ -17,13 +17,14 @@ package protocol AuthBackend: Sendable {
     ///   - material: the link's tokens.
     ///   - appName: the app, for backends that do not name the account.
     ///   - retry: wraps each request sent here, so that a request that failed on the way is sent again.
-    /// - Returns: the session, and the account to name in the prompt (masked, or the app's account).
-    /// - Throws: the backend's refusal (an expired or used link), or why it gave no answer.
+    /// - Returns: the session, and whose password it sets, as the backend named it.
+    /// - Throws: the backend's refusal (an expired or used link), a session that no reset email made, or why the
+    ///   backend gave no answer.
     func establish(
         _ material: Material,
         appName: String,
         retry: RequestRetry
-    ) async throws(SessionError) -> (session: Session, account: String)
+    ) async throws(SessionError) -> (session: Session, account: ResetAccount)
 
     /// Sends the new password, once; never retried, since the backend may have taken it.
     ///

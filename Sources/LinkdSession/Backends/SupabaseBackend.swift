@@ -10,9 +10,15 @@ package struct SupabaseBackend: AuthBackend {
         case session(accessToken: Secret, refreshToken: Secret)
         /// `supabase.otp` with `type=recovery`: a token hash for `POST /verify`.
         case tokenHash(Secret, type: String)
-        /// `supabase.pkce` of a reset linkd requested: the link's code and the stored verifier.
-        case pkce(code: Secret, verifier: Secret)
+        /// `supabase.pkce` of a reset linkd requested: the link's code and the stored verifier, which only a
+        /// successful exchange uses up.
+        case pkce(code: Secret, verifier: PKCEVerifier)
     }
+
+    /// The authentication methods (`amr`) of a session made by an emailed link, as GoTrue issues them
+    /// (`internal/api/verify.go`): `otp` for implicit recovery and magic links and for `POST /verify`, the flow's
+    /// method (`recovery`, `magiclink`) through PKCE. GoTrue's own `Session.IsRecovery` counts the same three.
+    static let emailedLinkMethods: Set<String> = ["otp", "recovery", "magiclink"]
 
     /// The client that sends the requests.
     package let client: GoTrueClient
@@ -24,15 +30,17 @@ package struct SupabaseBackend: AuthBackend {
 
     /// Turns the link into a live session: `GET /user` with the link's access token (refreshed first when its `exp`
     /// has passed, or when GoTrue says `bad_jwt`), `POST /verify` for a token hash, `POST /token?grant_type=pkce`
-    /// for a code.
+    /// for a code. The session must be one an emailed link made, as its access token's `amr` says: the token the
+    /// backend just returned, or the link's own once `GET /user` has accepted it (GoTrue checks its signature).
     ///
-    /// - Returns: the session's access token, and the user's email, masked.
-    /// - Throws: the backend's refusal (an expired or used link), or why there was no answer.
+    /// - Returns: the session's access token, and the account as `GET /user` (or the session) names it.
+    /// - Throws: the backend's refusal (an expired or used link), ``SessionError/notAnEmailedLink(methods:)`` for a
+    ///   session signed in another way (a password session mailed as `type=recovery`), or why there was no answer.
     package func establish(
         _ material: Material,
         appName: String,
         retry: RequestRetry
-    ) async throws(SessionError) -> (session: Secret, account: String) {
+    ) async throws(SessionError) -> (session: Secret, account: ResetAccount) {
         let session: GoTrueSession
         switch material {
         case .session(let accessToken, let refreshToken):
@@ -41,7 +49,8 @@ package struct SupabaseBackend: AuthBackend {
                     let user = try await retry { () async throws(SessionError) in
                         try await client.user(accessToken: accessToken)
                     }
-                    return (accessToken, Self.mask(user.email))
+                    try Self.requireEmailedLink(accessToken)
+                    return (accessToken, ResetAccount(email: user.email, app: appName))
                 } catch .backend(let error) where error.code == "bad_jwt" {
                     // Expired by the backend's clock though not by ours: the refresh token may still serve.
                 }
@@ -53,10 +62,19 @@ package struct SupabaseBackend: AuthBackend {
             }
         case .pkce(let code, let verifier):
             session = try await retry { () async throws(SessionError) in
-                try await client.exchange(code: code, verifier: verifier)
+                try await client.exchange(code: code, verifier: verifier.value)
             }
         }
-        return (session.accessToken, Self.mask(session.user.email))
+        try Self.requireEmailedLink(session.accessToken)
+        if case .pkce(_, let verifier) = material { verifier.spend() }
+        return (session.accessToken, ResetAccount(email: session.user.email, app: appName))
+    }
+
+    /// Throws unless the `amr` of `accessToken` names a method of an emailed link.
+    private static func requireEmailedLink(_ accessToken: Secret) throws(SessionError) {
+        let methods = JWTClaims(accessToken)?.methods ?? []
+        guard !methods.contains(where: emailedLinkMethods.contains) else { return }
+        throw .notAnEmailedLink(methods: methods.map { ResponseText.clean($0, limit: 32) })
     }
 
     /// `PUT /user` with the password, for the session's access token.
@@ -95,12 +113,8 @@ package struct SupabaseBackend: AuthBackend {
         do throws(SessionError) {
             try await client.recover(email: email, redirectTo: redirectTo, challenge: PKCE.challenge(for: verifier))
         } catch {
-            _ = verifierStore.take(app: app, now: now)
+            verifierStore.remove(Secret(verifier), app: app)
             throw ResetFailure(error)
         }
-    }
-
-    private static func mask(_ email: String) -> String {
-        email.isEmpty ? "this account" : JWTClaims.mask(email)
     }
 }

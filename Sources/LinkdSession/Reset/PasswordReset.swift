@@ -16,7 +16,7 @@ package struct PasswordReset<Backend: AuthBackend>: Sendable {
     package let backend: Backend
     /// The link's material, of that backend's own kind.
     package let material: Backend.Material
-    /// The app, for the prompt when the backend does not name the account (App Services).
+    /// The app, named in the prompt beside the account.
     package let appName: String
     /// The backend time limit of the whole reset (``defaultBackendTimeLimit``).
     package let backendTimeLimit: Duration
@@ -39,7 +39,8 @@ package struct PasswordReset<Backend: AuthBackend>: Sendable {
         self.beforeSending = beforeSending
     }
 
-    /// Runs the reset, asking `passwords` for the new password once the link is known to be live.
+    /// Runs the reset, asking `passwords` for the new password once the link is known to be live and to be a reset
+    /// email's, naming the account whole (``ResetAccount/prompt``).
     ///
     /// - Returns: the account whose password changed, or why it did not: the link expired or was used, the
     ///   password was refused (after the last try), no password came, ``beforeSending`` said no, or the backend
@@ -50,12 +51,12 @@ package struct PasswordReset<Backend: AuthBackend>: Sendable {
         let established = await RequestDeadline.$current.withValue(started + remaining) { await establish() }
         remaining -= ContinuousClock.now - started
         let session: Backend.Session
-        let account: String
+        let account: ResetAccount
         switch established {
         case .success(let value): (session, account) = value
         case .failure(let error): return .failure(ResetFailure(error))
         }
-        let prompt = "New password for \(DisplayText.sanitize(account))"
+        let prompt = account.prompt
         var rejection: BackendError?
         for attempt in 1...Self.maximumPasswords {
             guard let password = await passwords.newPassword(prompt: prompt, rejection: rejection) else {
@@ -72,7 +73,7 @@ package struct PasswordReset<Backend: AuthBackend>: Sendable {
             remaining -= ContinuousClock.now - sending
             switch outcome {
             case .success(let signedOut):
-                return .success(ResetSuccess(account: account, signedOut: signedOut))
+                return .success(ResetSuccess(account: account.masked, signedOut: signedOut))
             case .failure(.backend(let error)) where error.kind == .passwordRejected:
                 guard attempt < Self.maximumPasswords else { return .failure(ResetFailure(.backend(error))) }
                 rejection = error
@@ -89,7 +90,7 @@ package struct PasswordReset<Backend: AuthBackend>: Sendable {
         preconditionFailure("every attempt returns or asks again")
     }
 
-    private func establish() async -> Result<(Backend.Session, String), SessionError> {
+    private func establish() async -> Result<(Backend.Session, ResetAccount), SessionError> {
         do throws(SessionError) {
             let established = try await backend.establish(material, appName: appName, retry: RequestRetry())
             return .success((established.session, established.account))
