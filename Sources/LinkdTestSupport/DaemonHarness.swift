@@ -90,15 +90,21 @@ package final class DaemonHarness: Sendable {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Runs `linkd` in this world (with `extra` environment) and waits for it to exit.
+    /// Runs `linkd` in this world (with `extra` environment, through `launcher`) and waits for it to exit.
     ///
     /// - Throws: when `linkd` cannot be started.
     package func run(
         _ arguments: [String],
         stdin: Data = Data(),
-        extra: [String: String] = [:]
+        extra: [String: String] = [:],
+        launcher: [String] = []
     ) throws -> LinkdProcess.Output {
-        try LinkdProcess.run(arguments, stdin: stdin, environment: environment.merging(extra) { $1 })
+        try LinkdProcess.run(
+            arguments,
+            stdin: stdin,
+            environment: environment.merging(extra) { $1 },
+            launcher: launcher
+        )
     }
 
     /// Starts `linkd` (or `executable`) in this world without waiting (with `extra` environment, output to the
