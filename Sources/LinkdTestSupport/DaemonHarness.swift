@@ -127,8 +127,8 @@ package final class DaemonHarness: Sendable {
         )
     }
 
-    /// Starts `linkd daemon` with `arguments` in this world and waits for its `READY=1`, which it sends through
-    /// `sd_notify(3)` (to a ``NotifySocket`` of this call's) once it listens and has replayed its spool.
+    /// Starts `linkd daemon` with `arguments` in this world (through `launcher`) and waits for its `READY=1`, which it
+    /// sends through `sd_notify(3)` (to a ``NotifySocket`` of this call's) once it listens and has read its spool.
     ///
     /// - Throws: ``HarnessError/exitedEarly(program:status:)`` when the daemon exits first,
     ///   ``HarnessError/timedOut(waitingFor:after:)`` when `timeout` passes first (it keeps running then), or
@@ -137,11 +137,14 @@ package final class DaemonHarness: Sendable {
         _ arguments: [String] = [],
         extra: [String: String] = [:],
         stderrPath: String = "/dev/null",
-        timeout: Duration = .seconds(10)
+        timeout: Duration = .seconds(10),
+        launcher: [String] = []
     ) throws -> SpawnedProcess {
         let notify = try NotifySocket(path: root.path + "/notify-\(UUID().uuidString.prefix(8))")
+        let command = launcher + [LinkdProcess.executable.path, "daemon"] + arguments
         let daemon = try start(
-            ["daemon"] + arguments,
+            Array(command.dropFirst()),
+            executable: command[0],
             extra: extra.merging(["NOTIFY_SOCKET": notify.path]) { $1 },
             stderrPath: stderrPath
         )
