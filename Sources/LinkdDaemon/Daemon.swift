@@ -58,26 +58,20 @@ package struct Daemon: Sendable {
         let activity = Activity()
         let shutdown = Shutdown()
         let supervisor = ProgramSupervisor(limits: options.limits)
-        let service: LinkService
-        do {
-            service = LinkService(
-                resolver: LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false),
-                spool: try Spool(directory: paths.spool),
-                log: log,
-                activity: activity,
-                shutdown: shutdown,
-                supervisor: supervisor,
-                execTimeLimit: options.execTimeLimit,
-                forwardTTL: options.forwardTTL,
-                forwardQueueLimit: options.limits.queuedForwardLinks,
-                pkceStore: PKCEStore(stateFolder: XDGDirectories().linkdState)
-            )
-        } catch {
-            log.error("cannot open the spool: \(error)")
-            listener.stopListening()
-            listener.releaseLock()
-            return 69
-        }
+        let spool = Spool(directory: paths.spool)
+        if let problem = spool.problem { log.error("the spool cannot be written, links are refused: \(problem)") }
+        let service = LinkService(
+            resolver: LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false),
+            spool: spool,
+            log: log,
+            activity: activity,
+            shutdown: shutdown,
+            supervisor: supervisor,
+            execTimeLimit: options.execTimeLimit,
+            forwardTTL: options.forwardTTL,
+            forwardQueueLimit: options.limits.queuedForwardLinks,
+            pkceStore: PKCEStore(stateFolder: XDGDirectories().linkdState)
+        )
         let signals = SignalWatch()
         let stops = signals.stops
         let reloads = signals.reloads
@@ -108,7 +102,8 @@ package struct Daemon: Sendable {
                     }
                 }
             }
-            await service.replay()
+            let left = await service.leftInSpool()
+            group.addTask { await service.replay(left) }
             try? notifier.notifyReady(status: "waiting for links (\(loaded.apps.count) apps)")
             log.info(
                 "listening on \(listener.ownedPath ?? "the socket passed by systemd") with \(loaded.apps.count) apps"

@@ -47,8 +47,11 @@ extension FileSystem {
     }
 
     /// Removes the file `path`; a missing file is not an error.
-    package static func remove(_ path: String) {
-        _ = unlink(path)
+    ///
+    /// - Returns: whether it removed the file (`false` when it was missing or could not be removed).
+    @discardableResult
+    package static func remove(_ path: String) -> Bool {
+        unlink(path) == 0
     }
 
     /// The names in the folder `path`, without `.` and `..`; none when it cannot be read.

@@ -46,10 +46,11 @@ extension DaemonHarness {
         return condition()
     }
 
-    /// A new connection to the daemon's socket; the caller closes it.
+    /// A new connection to the daemon's socket (or the socket at `path`); the caller closes it.
     ///
     /// - Throws: `POSIXError` with the `connect(2)` error (`ENOENT` or `ECONNREFUSED` when no daemon listens).
-    package func connect() throws -> Int32 {
+    package func connect(path: String? = nil) throws -> Int32 {
+        let socketPath = path ?? socketPath
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

@@ -90,15 +90,21 @@ package final class DaemonHarness: Sendable {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Runs `linkd` in this world (with `extra` environment) and waits for it to exit.
+    /// Runs `linkd` in this world (with `extra` environment, through `launcher`) and waits for it to exit.
     ///
     /// - Throws: when `linkd` cannot be started.
     package func run(
         _ arguments: [String],
         stdin: Data = Data(),
-        extra: [String: String] = [:]
+        extra: [String: String] = [:],
+        launcher: [String] = []
     ) throws -> LinkdProcess.Output {
-        try LinkdProcess.run(arguments, stdin: stdin, environment: environment.merging(extra) { $1 })
+        try LinkdProcess.run(
+            arguments,
+            stdin: stdin,
+            environment: environment.merging(extra) { $1 },
+            launcher: launcher
+        )
     }
 
     /// Starts `linkd` (or `executable`) in this world without waiting (with `extra` environment, output to the
@@ -121,8 +127,8 @@ package final class DaemonHarness: Sendable {
         )
     }
 
-    /// Starts `linkd daemon` with `arguments` in this world and waits for its `READY=1`, which it sends through
-    /// `sd_notify(3)` (to a ``NotifySocket`` of this call's) once it listens and has replayed its spool.
+    /// Starts `linkd daemon` with `arguments` in this world (through `launcher`) and waits for its `READY=1`, which it
+    /// sends through `sd_notify(3)` (to a ``NotifySocket`` of this call's) once it listens and has read its spool.
     ///
     /// - Throws: ``HarnessError/exitedEarly(program:status:)`` when the daemon exits first,
     ///   ``HarnessError/timedOut(waitingFor:after:)`` when `timeout` passes first (it keeps running then), or
@@ -131,11 +137,14 @@ package final class DaemonHarness: Sendable {
         _ arguments: [String] = [],
         extra: [String: String] = [:],
         stderrPath: String = "/dev/null",
-        timeout: Duration = .seconds(10)
+        timeout: Duration = .seconds(10),
+        launcher: [String] = []
     ) throws -> SpawnedProcess {
         let notify = try NotifySocket(path: root.path + "/notify-\(UUID().uuidString.prefix(8))")
+        let command = launcher + [LinkdProcess.executable.path, "daemon"] + arguments
         let daemon = try start(
-            ["daemon"] + arguments,
+            Array(command.dropFirst()),
+            executable: command[0],
             extra: extra.merging(["NOTIFY_SOCKET": notify.path]) { $1 },
             stderrPath: stderrPath
         )

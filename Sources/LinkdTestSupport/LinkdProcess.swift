@@ -26,13 +26,14 @@ package enum LinkdProcess {
     /// Runs `linkd` with `arguments` (raw bytes allowed) and `stdin`, waiting for it to exit.
     ///
     /// The machine's environment is passed on, with `environment` over it; unless it names one, `XDG_CONFIG_HOME` is
-    /// an empty folder, so that no installed app leaks in.
+    /// an empty folder, so that no installed app leaks in. A `launcher` (``PrivateMount/launcher``) runs it.
     ///
     /// - Throws: when the scratch files cannot be written or `linkd` cannot be started.
     package static func run(
         _ arguments: [String],
         stdin: Data = Data(),
-        environment: [String: String] = [:]
+        environment: [String: String] = [:],
+        launcher: [String] = []
     ) throws -> Output {
         var merged = ProcessInfo.processInfo.environment
         merged["XDG_CONFIG_HOME"] =
@@ -42,9 +43,10 @@ package enum LinkdProcess {
         defer { try? FileManager.default.removeItem(at: files) }
         let input = files.appendingPathComponent("stdin")
         try stdin.write(to: input)
+        let command = launcher + [executable.path] + arguments
         let process = try SpawnedProcess(
-            executable.path,
-            arguments,
+            command[0],
+            Array(command.dropFirst()),
             environment: merged,
             stdinPath: input.path,
             stdoutPath: files.appendingPathComponent("stdout").path,

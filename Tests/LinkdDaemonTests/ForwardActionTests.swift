@@ -23,7 +23,7 @@ import Testing
         #expect(loaded.errors.isEmpty)
         return LinkService(
             resolver: LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false),
-            spool: try Spool(directory: root.appendingPathComponent("spool").path),
+            spool: Spool(directory: root.appendingPathComponent("spool").path),
             log: DaemonLog.make(environment: [:]),
             activity: Activity(),
             shutdown: Shutdown(),

@@ -40,7 +40,7 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
             supervisor = ProgramSupervisor()
             service = LinkService(
                 resolver: LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false),
-                spool: try Spool(directory: root.appendingPathComponent("spool").path),
+                spool: Spool(directory: root.appendingPathComponent("spool").path),
                 log: DaemonLog.make(environment: [:]),
                 activity: activity,
                 shutdown: shutdown,
@@ -231,7 +231,7 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         let queued = try spool.add(url: "myapp://inbox/3", kind: .forward(app: "com.example.A", expires: 4_102_444_800))
         _ = try spool.add(url: "myapp://reset#access_token=a.b.c&refresh_token=r", kind: .reset(sent: true))
         try await world.supervising {
-            await world.service.replay()
+            await world.service.replay(world.service.leftInSpool())
             try await world.service.activity.waitUntilQuiet()
         }
         let payloads = try await lines(of: received, count: 1)

@@ -8,7 +8,7 @@ import Testing
 @Suite struct SpoolTests {
     private func makeSpool() throws -> (Spool, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
-        return (try Spool(directory: folder.appendingPathComponent("spool").path), folder)
+        return (Spool(directory: folder.appendingPathComponent("spool").path), folder)
     }
 
     @Test(arguments: [

@@ -68,15 +68,21 @@ actor ForwardAction: Action {
         return .accepted(route: link.route.id, app: link.appName, state: .queued)
     }
 
-    /// A queued link waits for its app again; one that no longer routes is dropped.
+    /// A queued link goes to its app's subscriber, or waits for one again; one that no longer routes, or whose time
+    /// to live has passed, is dropped. Only the entry itself is checked: a replay of thousands stays linear.
     func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async {
         guard case .forward(let app, let expires) = entry.kind, let link, link.appName == app else {
             service.log.warning("link \(entry.shortID) no longer routes to its app and is dropped")
             service.spool.remove(entry.id)
             return
         }
-        queued[app, default: []].append(QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires))
-        expireQueued(service)
+        guard expires > Date().timeIntervalSince1970 else {
+            service.log.warning("link \(entry.shortID) expired before \(app) subscribed", [("LINKD_APP", app)])
+            service.spool.remove(entry.id)
+            return
+        }
+        let queuedLink = QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires)
+        if !hand(queuedLink, to: app) { queued[app, default: []].append(queuedLink) }
     }
 
     /// The line a subscriber gets: `{"id", "app", "route", "fields", "url"}`, as an exec program does.

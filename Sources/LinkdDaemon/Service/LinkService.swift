@@ -89,21 +89,49 @@ actor LinkService {
         return .failed(WireProtocol.Failure(error, link: link))
     }
 
-    /// Takes up the links a daemon that stopped left in the spool, each by its action; an unreadable entry is
-    /// removed.
-    func replay() async {
+    /// How many `exec` links a replay hands to their programs at once.
+    static let replayWidth = 8
+
+    /// The links a daemon that stopped left in the spool, oldest first, for ``replay(_:)``; an unreadable entry is
+    /// removed. Read before the daemon serves, so that no link it accepts is taken for one left behind.
+    func leftInSpool() -> [Spool.Entry] {
         let (entries, broken) = spool.entries()
         for id in broken {
-            log.warning("spool entry \(id.prefix(8)) is unreadable and was removed")
-            spool.remove(id)
+            let removed = spool.remove(id)
+            log.warning("spool entry \(id.prefix(8)) is unreadable and was \(removed ? "removed" : "skipped")")
         }
-        for entry in entries {
-            let link = claimedLink(entry.url)
-            switch entry.kind {
-            case .exec: await exec.replay(entry, link: link, service: self)
-            case .dbus: await dbus.replay(entry, link: link, service: self)
-            case .forward: await forward.replay(entry, link: link, service: self)
-            case .reset: await reset.replay(entry, link: link, service: self)
+        if !entries.isEmpty { log.info("replaying \(entries.count) links a daemon that stopped left in the spool") }
+        return entries
+    }
+
+    /// Takes up `entries`, each by its action, while the daemon serves new links: `exec` links go to their programs
+    /// ``replayWidth`` at a time, the others in the order they were accepted. It holds the daemon up until done, and
+    /// starts nothing more once the daemon stops (what is left stays in the spool).
+    func replay(_ entries: [Spool.Entry]) async {
+        activity.hold()
+        defer { activity.release() }
+        let started = ContinuousClock.now
+        defer {
+            if !entries.isEmpty {
+                log.info("the replay of \(entries.count) links ended after \(ContinuousClock.now - started)")
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            for entry in entries where !shutdown.isStopping && !Task.isCancelled {
+                let link = claimedLink(entry.url)
+                switch entry.kind {
+                case .exec:
+                    if running == Self.replayWidth {
+                        await group.next()
+                        running -= 1
+                    }
+                    running += 1
+                    group.addTask { await self.exec.replay(entry, link: link, service: self) }
+                case .dbus: await dbus.replay(entry, link: link, service: self)
+                case .forward: await forward.replay(entry, link: link, service: self)
+                case .reset: await reset.replay(entry, link: link, service: self)
+                }
             }
         }
     }
@@ -118,18 +146,14 @@ actor LinkService {
 
     /// Records an accepted link in the spool before any action runs, so that a crash cannot lose it.
     ///
-    /// - Throws: a ``WireProtocol/Failure`` (temporary, `spool_failed`) after logging why, when the spool cannot be
-    ///   written: the link is refused before it is acknowledged.
+    /// - Throws: a ``WireProtocol/Failure`` (temporary: `spool_full`, `disk_full` or `spool_unwritable`) after
+    ///   logging why, when the spool cannot take the link: the link is refused before it is acknowledged.
     nonisolated func record(_ url: String, kind: Spool.Entry.Kind) throws(WireProtocol.Failure) -> Spool.Entry {
-        do {
+        do throws(Spool.Failure) {
             return try spool.add(url: url, kind: kind)
         } catch {
-            log.error("cannot write the spool: \(error)")
-            throw WireProtocol.Failure(
-                kind: .temporary,
-                reason: "spool_failed",
-                message: "linkd cannot record the link: \(error)"
-            )
+            log.error("refused a link: \(error)", [("LINKD_REASON", error.reason)])
+            throw WireProtocol.Failure(kind: .temporary, reason: error.reason, message: error.description)
         }
     }
 
