@@ -25,7 +25,8 @@ import Testing
         let url: String
     }
 
-    @Test func killingTheDaemonAtRandomMomentsLosesNoAcknowledgedLinkAndRepeatsNoDeliveredOne() throws {
+    /// Async, so that its minute of waiting sleeps instead of holding one of the cooperative pool's threads.
+    @Test func killingTheDaemonAtRandomMomentsLosesNoAcknowledgedLinkAndRepeatsNoDeliveredOne() async throws {
         let world = try DaemonHarness()
         let runs = world.root.appendingPathComponent("runs.txt")
         // Before reading, the program looks for its link's entry: the daemon removes it only once the link is
@@ -42,7 +43,7 @@ import Testing
         )
         try world.writeApps(program: program.path, slow: program.path)
         let stream = Stream()
-        let finished = DispatchSemaphore(value: 0)
+        let finished = Mutex(0)
         let clients = 3
         for client in 0..<clients {
             Thread {
@@ -56,7 +57,7 @@ import Testing
                         _ = stream.failures.withLock { $0.insert("\(output.status) \(output.stderr)") }
                     }
                 }
-                finished.signal()
+                finished.withLock { $0 += 1 }
             }.start()
         }
         let clock = ContinuousClock()
@@ -65,21 +66,23 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         while killed < Self.kills {
             // A daemon's start is no event of the test's (a client starts it): a poll.
-            guard world.waitUntil(.seconds(10), { !world.daemonPIDs().isEmpty }) else { break }
-            usleep(UInt32.random(in: 0...400_000, using: &generator))  // the random moment of its life it dies at
+            guard await world.waitUntil(within: .seconds(10), { !world.daemonPIDs().isEmpty }) else { break }
+            // The random moment of its life it dies at.
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...400_000, using: &generator)))
             if let pid = world.daemonPIDs().first, kill(pid, SIGKILL) == 0 { killed += 1 }
         }
         stream.stopped.withLock { $0 = true }
-        for _ in 0..<clients { finished.wait() }
+        // The clients' threads finish their last link: a count they keep, so a poll.
+        #expect(await world.waitUntil(within: .seconds(60)) { finished.withLock { $0 } == clients })
         let streamed = clock.now - started
 
         // The last daemon takes up what the killed ones left; it and the programs leave files: polls.
         #expect(try world.run(["open", "myapp://note/last"]).status == 0)
-        #expect(world.waitUntil(.seconds(30)) { world.spoolCount() == 0 }, "\(world.spooledURLs())")
+        #expect(await world.waitUntil(within: .seconds(30)) { world.spoolCount() == 0 }, "\(world.spooledURLs())")
         let outcomes = stream.outcomes.withLock { $0 } + [("myapp://note/last", 0)]
         let acknowledged = Set(outcomes.filter { $0.status == 0 }.map(\.url))
         let read = { Self.runs(in: runs) }
-        #expect(world.waitUntil(.seconds(30)) { acknowledged.isSubset(of: read().map(\.url)) })
+        #expect(await world.waitUntil(within: .seconds(30)) { acknowledged.isSubset(of: read().map(\.url)) })
         let all = read()
         let lost = acknowledged.subtracting(all.map(\.url))
         let afterDelivery = all.filter { !$0.wasSpooled }

@@ -8,7 +8,8 @@ import Testing
 /// As root the runtime folder is a tmpfs (in a mount namespace of the test's), as `/run/user/UID` is: the spool's
 /// writes are then not timed by the disk's flushes.
 @Suite(.serialized) struct SpoolReplayLoadTests {
-    @Test func tenThousandLinksLeftInTheSpoolAreEachReplayedOnceInBoundedMemory() throws {
+    /// Async, so that its minute of waiting sleeps instead of holding one of the cooperative pool's threads.
+    @Test func tenThousandLinksLeftInTheSpoolAreEachReplayedOnceInBoundedMemory() async throws {
         let world = try DaemonHarness()
         let mounts =
             PrivateMount.isAvailable
@@ -34,14 +35,14 @@ import Testing
         defer { daemon.terminate() }
         let ready = clock.now - started
         // Until an entry has left (a folder, so a poll), the spool is full and a new link is refused.
-        #expect(world.waitUntil(.seconds(30)) { world.spoolCount(at: spool) < 10_000 })
+        #expect(await world.waitUntil(within: .seconds(30)) { world.spoolCount(at: spool) < 10_000 })
         let asked = clock.now
         let live = try world.run(["open", "myapp://note/live"], launcher: launcher)
         let answered = clock.now - asked
         #expect(live.status == 0, "a new link is answered while the replay runs: \(live)")
         // Each program appends to a file: no event tells the test, so a poll.
-        #expect(world.waitUntil(.seconds(240)) { world.spoolCount(at: spool) == 0 })
-        #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 10_001 })
+        #expect(await world.waitUntil(within: .seconds(240)) { world.spoolCount(at: spool) == 0 })
+        #expect(await world.waitUntil(within: .seconds(10)) { world.receivedPayloads().count == 10_001 })
         let replayed = clock.now - started
         let ids = world.receivedPayloads().compactMap { $0["id"] as? String }
         #expect(ids.count == 10_001)
