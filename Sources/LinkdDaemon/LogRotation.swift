@@ -1,9 +1,9 @@
 import LinkdSystem
 import Synchronization
 
-/// Keeps linkd's log file small when the daemon's standard error is appended to it: past ``limit`` the file becomes
-/// `linkd.log.1` (replacing the older one) and a new `linkd.log` (0600) takes its place on fd 2 — and on fd 1 when
-/// that was the log too.
+/// Keeps linkd's log file small when the daemon's standard error is appended to it: before a line would take it past
+/// ``limit`` the file becomes `linkd.log.1` (replacing the older one) and a new `linkd.log` (0600) takes its place on
+/// fd 2 — and on fd 1 when that was the log too.
 ///
 /// The daemon knows its log file by its identity: standard error is the file at the log's path (device and inode),
 /// however the daemon was started — by `linkd open`, or by hand with `2>>…/linkd.log`. A daemon whose standard error
