@@ -26,11 +26,10 @@ package struct DaemonLog: Sendable {
         if environment["JOURNAL_STREAM"] != nil && Journal.isAvailable {
             return DaemonLog(sink: .journal, rotation: nil)
         }
-        let path = XDGDirectories(environment: environment).linkdState + "/linkd.log"
-        return DaemonLog(
-            sink: .standardError(prefixed: environment["JOURNAL_STREAM"] != nil),
-            rotation: LogRotation(path: path)
-        )
+        let rotation = LogRotation(path: XDGDirectories(environment: environment).linkdState + "/linkd.log")
+        // Standard error that is linkd's log file is no journal stream, whatever JOURNAL_STREAM a client passed on.
+        let isJournalStream = environment["JOURNAL_STREAM"] != nil && rotation == nil
+        return DaemonLog(sink: .standardError(prefixed: isJournalStream), rotation: rotation)
     }
 
     /// How a log message names `link`: its scheme and host (and port), never its path or parameters, which may be

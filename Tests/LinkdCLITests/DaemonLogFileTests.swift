@@ -90,4 +90,16 @@ import Testing
         #expect(current.contains("linkd: refused a link to 'myapp://nosuch': no_app"))
         #expect(current.split(separator: "\n").allSatisfy(Self.isTimed), "\(current)")
     }
+
+    /// Where the client runs under a journal stream but the machine has no journal to send to, the daemon it starts
+    /// writes to the log file, timed, without the stream's `<N>` prefixes.
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")))
+    func aLogFileIsNoJournalStreamWhateverTheClientInherited() throws {
+        let world = try DaemonHarness()
+        let output = try world.run(["open", "myapp://nosuch/1"], extra: ["JOURNAL_STREAM": "8:12345"])
+        #expect(output.status == 1, "\(output)")
+        let log = try String(contentsOfFile: world.logPath, encoding: .utf8)
+        #expect(log.contains("linkd: refused a link to 'myapp://nosuch': no_app"))
+        #expect(log.split(separator: "\n").allSatisfy(Self.isTimed), "\(log)")
+    }
 }
