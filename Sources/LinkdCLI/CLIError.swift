@@ -1,4 +1,5 @@
 package import LinkdDesktop
+import LinkdFormats
 
 /// The error type of the command line: what went wrong with the invocation itself.
 package enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -30,16 +31,20 @@ package enum CLIError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The message; what the person typed is quoted with its secrets redacted (a link given where an option was
+    /// expected may carry a token or a password).
     package var description: String {
         switch self {
-        case .unknownOption(let option, _): "unknown option '\(option)'"
+        case .unknownOption(let option, _): "unknown option \(quoted(option))"
         case .missingArgument(let argument, _): "missing expected argument '\(argument)'"
-        case .unknownCommand(let name): "unknown subcommand '\(name)'"
+        case .unknownCommand(let name): "unknown subcommand \(quoted(name))"
         case .stdinTwice: "'-' (standard input) may be given only once"
         case .missingValue(let option, _): "missing value for '\(option)'"
-        case .badValue(let value, let option, _): "'\(value)' is not a valid value for '\(option)'"
-        case .conflict(let first, let second, _): "'\(first)' cannot be used with '\(second)'"
+        case .badValue(let value, let option, _): "\(quoted(value)) is not a valid value for '\(option)'"
+        case .conflict(let first, let second, _): "\(quoted(first)) cannot be used with \(quoted(second))"
         case .refusedScheme(let problem, _): problem.description
         }
     }
+
+    private func quoted(_ typed: String) -> String { "'" + LinkRedactor.redact(typed) + "'" }
 }

@@ -116,19 +116,15 @@ struct DaemonClient {
         connection = nil
     }
 
-    /// Starts `linkd daemon` in a session of its own, in `/`, its output appended to the log (0600, rotated past
-    /// 1 MiB), and waits until it reports `READY=1` (on a `NOTIFY_SOCKET` of this client's) or exits. It inherits
-    /// nothing of this client but its environment.
+    /// Starts `linkd daemon` in a session of its own, in `/`, its output appended to the log (0600; the daemon sees
+    /// that its standard error is the log and rotates it past 1 MiB), and waits until it reports `READY=1` (on a
+    /// `NOTIFY_SOCKET` of this client's) or exits. It inherits nothing of this client but its environment.
     ///
     /// - Returns: whether the daemon reported that it listens before `deadline`.
     private func startDaemon(until deadline: ContinuousClock.Instant) async -> Bool {
         let folder = String(paths.log[..<(paths.log.lastIndex(of: "/") ?? paths.log.endIndex)])
         try? FileSystem.makePrivateDirectory(folder)
-        if let size = (try? FileManager.default.attributesOfItem(atPath: paths.log))?[.size] as? Int, size > 1 << 20 {
-            try? FileManager.default.removeItem(atPath: paths.log + ".1")
-            try? FileManager.default.moveItem(atPath: paths.log, toPath: paths.log + ".1")
-        }
-        guard let log = try? FileSystem.openForAppending(paths.log) else { return false }
+        guard let log = try? FileSystem.openPrivateForAppending(paths.log) else { return false }
         defer { log.close() }
         try? FileSystem.makePrivateDirectory(paths.runtimeDirectory)
         let readiness = try? ReadinessListener(path: paths.runtimeDirectory + "/start-\(getpid()).notify")

@@ -2,6 +2,7 @@ import FoundationEssentials
 import LinkdConfig
 import LinkdDaemon
 import LinkdFormats
+import LinkdRouting
 
 /// `linkd open [--json] [--password-stdin] URL...`: hands links to the daemon, starting it if needed.
 struct OpenCommand: Command {
@@ -64,11 +65,15 @@ struct OpenCommand: Command {
             console: console,
             environment: ProcessInfo.processInfo.environment
         )
+        // What --json prints of each link is redacted as `linkd route` redacts it, with the route the installed apps
+        // give it: only the route knows which path captures are secrets.
+        let resolver = json ? LinkResolver(apps: ConfigLoader.installed().load().apps, fallbackToBuiltIns: true) : nil
         var connected = false
         var worst = ExitCode.success
         var notice = OutcomeNotice.isNeeded() ? OutcomeNotice() : nil
         for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
             let input = String(decoding: bytes, as: UTF8.self)
+            let shownInput = resolver.map { RouteOutput.redacted(input, try? $0.resolve(LinkURL(parsing: bytes))) }
             let request = WireProtocol.Request.open(url: input, interactive: prompt.source != nil)
             var response: WireProtocol.Response?
             var gavePassword = false
@@ -113,11 +118,11 @@ struct OpenCommand: Command {
                     message: "the askpass program '\(program)' (LINKD_ASKPASS) cannot be found or run; nothing changed"
                 )
                 notice?.record(.failed(failure))
-                worst = max(worst, report(.failed(failure), input: input, number: number + 1, console))
+                worst = max(worst, report(.failed(failure), input: shownInput, number: number + 1, console))
                 continue
             }
             notice?.record(response)
-            worst = max(worst, report(response, input: input, number: number + 1, console))
+            worst = max(worst, report(response, input: shownInput, number: number + 1, console))
         }
         client.close()
         await notice?.show()
@@ -131,10 +136,12 @@ struct OpenCommand: Command {
         return response.failure?.reason == WireProtocol.Failure.daemonStopping.reason
     }
 
-    /// Prints one response and returns its exit code: the one the failure's kind has.
-    private func report(_ response: WireProtocol.Response, input: String, number: Int, _ console: Console) -> ExitCode {
+    /// Prints one response and returns its exit code: the one the failure's kind has. `input` is the link as
+    /// `--json` shows it, redacted.
+    private func report(_ response: WireProtocol.Response, input: String?, number: Int, _ console: Console) -> ExitCode
+    {
         if json {
-            let members = [("input", JSONValue.string(LinkRedactor.redact(input)))] + response.members
+            let members = [("input", JSONValue.string(input ?? ""))] + response.members
             console.write(JSONValue.object(members).serialized + "\n")
         }
         switch response {
@@ -150,7 +157,7 @@ struct OpenCommand: Command {
         case .failed(let failure):
             if !json {
                 console.writeError(
-                    "Error: link \(number): \(DisplayText.sanitize(failure.message)) [\(failure.reason)]\n"
+                    "Error: link \(number): \(DisplayText.sanitize(LinkRedactor.redact(failure.message))) [\(failure.reason)]\n"
                 )
             }
             return ExitCode(rawValue: failure.kind.exitCode) ?? .unavailable

@@ -45,7 +45,8 @@ struct ParseCommand: Command {
                 worst = max(worst, .invalid)
                 if json {
                     console.write(
-                        JSONValue.object([("input", .string(input)), ("error", error.json)]).serialized + "\n"
+                        JSONValue.object([("input", .string(LinkRedactor.redact(input))), ("error", error.json)])
+                            .serialized + "\n"
                     )
                 } else {
                     console.writeError("Error: link \(number + 1): \(error.renderedWithReason)\n")

@@ -70,7 +70,7 @@ struct RouteCommand: Command {
                 if json {
                     console.write(output.json(error, input: input))
                 } else {
-                    console.writeError("Error: link \(number + 1): \(error.renderedWithReason)\n")
+                    console.writeError("Error: link \(number + 1): \(LinkRedactor.redact(error.renderedWithReason))\n")
                 }
             }
         }

@@ -11,8 +11,14 @@ struct RouteOutput {
     var unmatchedReason: String
     var now = Date()
 
-    private func shownInput(_ input: String, secrets: [Secret] = []) -> String {
-        reveal ? input : LinkRedactor.redact(input, values: secrets)
+    /// `input` as `linkd route` and `linkd open --json` print it: the values of its route's secret fields (a path
+    /// capture among them, which only the route knows to be a secret) and whatever ``LinkRedactor`` finds removed.
+    static func redacted(_ input: String, _ resolution: Resolution?) -> String {
+        LinkRedactor.redact(input, values: resolution?.route.fields.compactMap(\.value.secret) ?? [])
+    }
+
+    private func shownInput(_ input: String, _ resolution: Resolution? = nil) -> String {
+        reveal ? input : Self.redacted(input, resolution)
     }
 
     private func value(_ field: FieldValue) -> JSONValue {
@@ -24,9 +30,8 @@ struct RouteOutput {
     }
 
     func json(_ resolution: Resolution, input: String) -> String {
-        let secrets = resolution.route.fields.compactMap(\.value.secret)
-        return JSONValue.object([
-            ("input", .string(shownInput(input, secrets: secrets))), ("route", .string(resolution.route.id)),
+        JSONValue.object([
+            ("input", .string(shownInput(input, resolution))), ("route", .string(resolution.route.id)),
             ("app", resolution.app.map { .string($0.app) } ?? .null),
             ("action", resolution.link.map { Self.json($0.action) } ?? .null),
             ("fields", .object(resolution.route.fields.map { ($0.name, value($0.value)) })),
@@ -46,8 +51,7 @@ struct RouteOutput {
     }
 
     func text(_ resolution: Resolution, input: String) -> String {
-        let secrets = resolution.route.fields.compactMap(\.value.secret)
-        var text = DisplayText.sanitize(shownInput(input, secrets: secrets)) + "\n"
+        var text = DisplayText.sanitize(shownInput(input, resolution)) + "\n"
         text += "  route:  \(DisplayText.sanitize(resolution.route.id))\n"
         text += "  app:    \(resolution.app.map { DisplayText.sanitize($0.app) } ?? "(built-in formats)")\n"
         text += "  action: \(resolution.link.map { Self.text($0.action) } ?? "none (no app claims the link)")\n"

@@ -1,9 +1,15 @@
 import FoundationEssentials
+import LinkdConfig
 import LinkdFormats
+import LinkdRouting
 import LinkdSystem
 
 /// The daemon's log: the journal when there is one (structured `LINKD_*` fields), else standard error (with the
-/// `<N>` syslog prefix when it is a journal stream). Messages name links by their spool id, never by their text;
+/// `<N>` syslog prefix when it is a journal stream, else with an ISO 8601 time in front of each line). When standard
+/// error is linkd's log file (`$XDG_STATE_HOME/linkd/linkd.log`, where `linkd open` sends an autostarted daemon's),
+/// the log rotates it at 1 MiB (``LogRotation``).
+///
+/// Messages name links by their spool id, or by scheme and host (``name(of:)``), never by their path or parameters;
 /// as a safety net every message also passes through ``LinkRedactor``.
 package struct DaemonLog: Sendable {
     enum Sink: Sendable {
@@ -12,11 +18,30 @@ package struct DaemonLog: Sendable {
     }
 
     let sink: Sink
+    /// The rotation of the log file standard error is, when it is linkd's.
+    let rotation: LogRotation?
 
     /// The log for this process's environment.
     package static func make(environment: [String: String] = ProcessInfo.processInfo.environment) -> DaemonLog {
-        if environment["JOURNAL_STREAM"] != nil && Journal.isAvailable { return DaemonLog(sink: .journal) }
-        return DaemonLog(sink: .standardError(prefixed: environment["JOURNAL_STREAM"] != nil))
+        if environment["JOURNAL_STREAM"] != nil && Journal.isAvailable {
+            return DaemonLog(sink: .journal, rotation: nil)
+        }
+        let rotation = LogRotation(path: XDGDirectories(environment: environment).linkdState + "/linkd.log")
+        // Standard error that is linkd's log file is no journal stream, whatever JOURNAL_STREAM a client passed on.
+        let isJournalStream = environment["JOURNAL_STREAM"] != nil && rotation == nil
+        return DaemonLog(sink: .standardError(prefixed: isJournalStream), rotation: rotation)
+    }
+
+    /// How a log message names `link`: its scheme and host (and port), never its path or parameters, which may be
+    /// secrets.
+    static func name(of link: LinkURL) -> String {
+        guard let host = link.host else { return "'\(link.scheme):'" }
+        return "'\(link.scheme)://\(host)\(link.port.map { ":\($0)" } ?? "")'"
+    }
+
+    /// `text` (an app's own words, say) with every copy of the link `url` replaced by `<the link>`.
+    static func hiding(_ url: String, in text: String) -> String {
+        url.isEmpty ? text : text.replacing(url, with: "<the link>")
     }
 
     package func info(_ message: String, _ fields: [(String, String)] = []) { write(message, .info, fields) }
@@ -32,9 +57,11 @@ package struct DaemonLog: Sendable {
             if (try? Journal.send(safe, priority: priority, identifier: "linkd", fields: clean)) != nil { return }
             FileDescriptor.standardError.writeAll("linkd: \(safe)\n")
         case .standardError(let prefixed):
-            let prefix = prefixed ? "<\(priority.rawValue)>" : ""
+            let prefix = prefixed ? "<\(priority.rawValue)>" : LogTime.now() + " "
             let suffix = fields.isEmpty ? "" : " (" + fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ") + ")"
-            FileDescriptor.standardError.writeAll("\(prefix)linkd: \(safe)\(LinkRedactor.redact(suffix))\n")
+            let line = "\(prefix)linkd: \(safe)\(LinkRedactor.redact(suffix))\n"
+            rotation?.willWrite(line.utf8.count)
+            FileDescriptor.standardError.writeAll(line)
         }
     }
 }

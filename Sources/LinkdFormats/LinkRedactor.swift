@@ -1,64 +1,56 @@
 /// Removes secrets from a link's text before it is shown or logged.
+///
+/// What it removes, in any text (a link, parsed or not, or a message that quotes one):
+/// - the value of every secret-named parameter (`access_token=…`, `oobCode=…`; names compared without case);
+/// - the password of a link's userinfo (`https://user:PASSWORD@host/…`);
+/// - both of these inside percent-encoded text, such as a link nested in another link's `link=` parameter, also when
+///   it was encoded twice or more, down to ``maximumNesting`` levels: text still encoded below that is removed whole;
+/// - every occurrence of the given secret values, written as they are or percent-encoded.
+///
+/// The work is linear in the text's length for each level of nesting, whatever the text holds.
 public enum LinkRedactor {
-    /// `text` with the value of every secret-named parameter (`access_token=…`, also when the name is
-    /// percent-encoded) replaced by `<redacted>`, and every occurrence of each of `values` too.
+    /// How many times text is percent-decoded to look inside it.
+    public static let maximumNesting = 4
+
+    /// `text` with its secrets replaced by `<redacted>` (see ``LinkRedactor``).
     ///
-    /// It works on any text, parsed or not, so a refused link is redacted as well as a routed one.
+    /// - Parameters:
+    ///   - text: a link or a message; it may be malformed or hostile.
+    ///   - values: secret values to remove wherever they occur, such as a route's path captures; values shorter than
+    ///     four bytes are left alone, since they would blot out ordinary words.
+    /// - Returns: `text` itself when it holds nothing to remove.
     public static func redact(_ text: String, values: [Secret] = []) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        var piece = ""
-        func flush() {
-            if let equals = piece.firstIndex(of: "="), SecretShape.isSecret(decodedName(piece[..<equals])),
-                piece.index(after: equals) != piece.endIndex
-            {
-                output += piece[...equals] + Secret.redacted
+        let bytes = Array(text.utf8)
+        let values = values.map { Array($0.revealed().utf8) }.filter { $0.count >= 4 }
+        guard !values.isEmpty || bytes.contains(where: mayHoldSecret) else { return text }
+        var found: [Range<Int>] = []
+        collect(in: bytes, depth: 0, into: &found)
+        if !values.isEmpty { collect(values, in: bytes, into: &found) }
+        guard !found.isEmpty else { return text }
+        return String(decoding: replacing(found, in: bytes), as: UTF8.self)
+    }
+
+    /// `bytes` with each of `ranges` (which may overlap) replaced by `<redacted>`.
+    private static func replacing(_ ranges: [Range<Int>], in bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var copied = 0
+        var pending: Range<Int>?
+        func emit(_ range: Range<Int>) {
+            output += bytes[copied..<range.lowerBound]
+            output += Secret.redacted.utf8
+            copied = range.upperBound
+        }
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where !range.isEmpty {
+            if let current = pending, range.lowerBound <= current.upperBound {
+                pending = current.lowerBound..<max(current.upperBound, range.upperBound)
             } else {
-                output += piece
-            }
-            piece = ""
-        }
-        for character in text {
-            if character == "?" || character == "#" || character == "&" {
-                flush()
-                output.append(character)
-            } else {
-                piece.append(character)
+                if let current = pending { emit(current) }
+                pending = range
             }
         }
-        flush()
-        for value in values.map({ $0.revealed() }) where value.utf8.count >= 4 {
-            output = output.replacingAll(value, with: Secret.redacted)
-        }
+        if let current = pending { emit(current) }
+        output += bytes[copied...]
         return output
-    }
-
-    private static func decodedName(_ name: Substring) -> String {
-        var bytes: [UInt8] = []
-        var iterator = name.utf8.makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            {
-                bytes.append(value)
-            } else {
-                bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-extension String {
-    /// Every occurrence of `target` replaced, without Foundation.
-    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound] + replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 }

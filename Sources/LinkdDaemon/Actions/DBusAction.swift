@@ -47,9 +47,10 @@ struct DBusAction: Action {
         }
         service.spool.remove(entry.id)
         if let result {
-            // The bus error is the app's own text and may quote the link; the log and the wire answer redact it.
+            // The bus error is the app's own text and may quote the link: the log leaves it out, the answer (for the
+            // person's own terminal) redacts it.
             service.log.warning(
-                "link \(entry.shortID) not delivered to \(appID) over D-Bus: \(result)",
+                "link \(entry.shortID) not delivered to \(appID) over D-Bus: \(DaemonLog.hiding(url, in: "\(result)"))",
                 link.logFields(entry)
             )
             return .failed(

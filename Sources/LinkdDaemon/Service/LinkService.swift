@@ -84,8 +84,13 @@ actor LinkService {
         }
     }
 
+    /// The answer to a link that is refused or unmatched. The client hears why in full; the log names the link by
+    /// scheme and host with the reason and part, since the message may quote its path.
     private func refused(_ error: RouteError, link: LinkURL?) -> WireProtocol.Response {
-        log.info("refused a link: \(error.description)", [("LINKD_REASON", error.refusal?.reason.rawValue ?? "no_app")])
+        let reason = error.refusal?.reason.rawValue ?? "no_app"
+        let part = error.refusal.map { " in the \($0.part.rawValue)" } ?? ""
+        let name = link.map { " to " + DaemonLog.name(of: $0) } ?? ""
+        log.info("refused a link\(name): \(reason)\(part)", [("LINKD_REASON", reason)])
         return .failed(WireProtocol.Failure(error, link: link))
     }
 

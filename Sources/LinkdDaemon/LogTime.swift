@@ -1,0 +1,18 @@
+import Glibc
+
+/// The time at the start of each line the daemon writes to a log file.
+enum LogTime {
+    /// Now in ISO 8601, in UTC with milliseconds: `2025-01-31T09:05:03.042Z` (`clock_gettime(2)`, `gmtime_r(3)`).
+    static func now() -> String {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        var parts = tm()
+        var seconds = time.tv_sec
+        gmtime_r(&seconds, &parts)
+        let milliseconds = Int(time.tv_nsec) / 1_000_000
+        return "\(Int(parts.tm_year) + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):"
+            + "\(two(parts.tm_min)):\(two(parts.tm_sec)).\(milliseconds < 100 ? "0" : "")\(two(Int32(milliseconds)))Z"
+    }
+
+    private static func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}
