@@ -46,6 +46,21 @@ extension DaemonHarness {
         return condition()
     }
 
+    /// Checks `condition` every 20 ms until it holds or `timeout` passes, sleeping between checks instead of blocking
+    /// the thread: a long test waits this way, so that the few threads of Swift's cooperative pool (one a core) stay
+    /// free for the other tests that run beside it.
+    ///
+    /// - Returns: whether `condition` held; it is checked once more at the timeout.
+    package func waitUntil(within timeout: Duration, _ condition: () -> Bool) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
     /// A new connection to the daemon's socket (or the socket at `path`); the caller closes it.
     ///
     /// - Throws: `POSIXError` with the `connect(2)` error (`ENOENT` or `ECONNREFUSED` when no daemon listens).

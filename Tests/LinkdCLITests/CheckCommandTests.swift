@@ -3,7 +3,7 @@ import LinkdTestSupport
 import Testing
 
 /// `linkd check` run as a program on apps.d folders, compared with its exact output and exit code.
-@Suite struct CheckCommandTests {
+@Suite(.ownThread) struct CheckCommandTests {
     /// A folder with an `apps.d` and a home whose `.local/bin` holds a program `notes`; removed when it goes.
     final class World {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-check-\(UUID().uuidString)")

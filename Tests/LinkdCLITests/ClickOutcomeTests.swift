@@ -7,7 +7,7 @@ import Testing
 /// terminal, so each outcome is also one desktop notification (`org.freedesktop.Notifications.Notify` on a private
 /// session bus, recorded by the test's server), in plain words, markup escaped, never a secret; and a notification
 /// server that hangs, fails or is missing changes neither the exit code nor how soon `linkd open` exits.
-@Suite(.serialized) struct ClickOutcomeTests {
+@Suite(.ownThread, .serialized) struct ClickOutcomeTests {
     /// A session's tokens, standing in for the secrets a link carries: no notification may show them.
     static let accessToken = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJDYW5hcnkifQ.Canary-sig-5d1e"
     static let refreshToken = "Canary-rt-9b2c"

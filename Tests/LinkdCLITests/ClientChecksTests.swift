@@ -5,7 +5,7 @@ import Testing
 
 /// `linkd open` sends nothing unless the runtime folder is the user's own and the socket's peer is the user: in a
 /// shared or misconfigured `XDG_RUNTIME_DIR`, another user's process could be listening where the daemon should.
-@Suite struct ClientChecksTests {
+@Suite(.ownThread) struct ClientChecksTests {
     @Test(arguments: [0o755, 0o770, 0o701])
     func aRuntimeFolderOthersCanEnterIsRefusedBeforeAnythingIsSent(_ mode: Int) throws {
         let world = try DaemonHarness()

@@ -2,7 +2,7 @@ import LinkdTestSupport
 import Testing
 
 /// A failure that ends a command is printed in one place: one `Error:` line, and the usage line for usage errors only.
-@Suite struct CommandFailureTests {
+@Suite(.ownThread) struct CommandFailureTests {
     @Test func aFailureWhileRunningPrintsOneErrorLineAndItsExitCode() throws {
         #expect(
             try LinkdProcess.run(["open", "myapp://note/1"], environment: ["XDG_RUNTIME_DIR": ""])

@@ -5,7 +5,7 @@ import Testing
 
 /// The `dbus` action: `org.freedesktop.Application.Open` through sd-bus on a private `dbus-daemon` session bus, to a
 /// GApplication that is running or that the call D-Bus-activates.
-@Suite(.serialized) struct DBusActionTests {
+@Suite(.ownThread, .serialized) struct DBusActionTests {
     static let link =
         "myapp://share/42?x=1&y=%2B%20$;`#access_token=eyJDBUSCANARY.b-c.d_e&refresh_token=DBUSCANARYr2t&type=recovery"
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The daemon's caps: 256 clients at once, 64 programs running at once, 1,000 `forward` links waiting per app. Past
 /// each, a clear temporary refusal (75) before anything is recorded, and nothing already accepted is lost.
-@Suite(.serialized) struct DaemonCapsTests {
+@Suite(.ownThread, .serialized) struct DaemonCapsTests {
     /// Whether the daemon closed `fd`: a read finds the end of the stream (not a timeout).
     private func isClosed(_ fd: Int32) -> Bool {
         fd.readLine(timeout: .seconds(3)) == nil && recv(fd, nil, 0, Int32(MSG_DONTWAIT)) == 0

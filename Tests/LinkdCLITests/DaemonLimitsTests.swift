@@ -4,7 +4,7 @@ import LinkdTestSupport
 import Testing
 
 /// The exec time limit, the argv overwrite of `linkd open`, and what reaches the journal.
-@Suite(.serialized) struct DaemonLimitsTests {
+@Suite(.ownThread, .serialized) struct DaemonLimitsTests {
     static let canary = "c4nary5e2f88"
 
     /// The time limit runs until the program has read its link: at the limit SIGTERM (which the program may trap),

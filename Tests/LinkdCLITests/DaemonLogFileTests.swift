@@ -5,7 +5,7 @@ import Testing
 
 /// The daemon's log file: links in it by scheme and host only, each line timed, and rotated at 1 MiB by the daemon
 /// itself, whoever started it.
-@Suite struct DaemonLogFileTests {
+@Suite(.ownThread) struct DaemonLogFileTests {
     static let marker = "SECRETPATHx7f3a9c"
 
     /// Whether `line` starts with an ISO 8601 time.

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// `linkd daemon` and `linkd open` as processes, without systemd.
-@Suite(.serialized) struct DaemonTests {
+@Suite(.ownThread, .serialized) struct DaemonTests {
     static let canary = "c4nary9d1e7b"
 
     @Test func deliversTheLinkToTheExecProgramWithNoSecretInItsArgvOrEnvironment() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// `linkd register`, `unregister` and `status` in a private XDG tree, and the click path the mail clients take:
 /// `gio open` (no display) and `xdg-open` (with DISPLAY set) reaching `linkd open %u` and an exec action.
-@Suite(.serialized) struct DesktopRegistrationTests {
+@Suite(.ownThread, .serialized) struct DesktopRegistrationTests {
     static let link = "myapp://note/7?x=1#access_token=eyJhbGciOiJIUzI1NiJ9.e30.c2ln&refresh_token=r-x_y"
     /// A second link: the same one opened again while its first run is in flight would be joined, not run twice.
     static let otherLink = "myapp://note/8?x=2#access_token=eyJhbGciOiJIUzI1NiJ9.e30.c2ln&refresh_token=q~z.w"

@@ -4,7 +4,7 @@ import Testing
 
 /// The link exactly as the backend emailed it, which a mutt user copies: linkd makes the verify request itself,
 /// follows no redirect, and goes on with the link the backend sends it to — a link of the same app, or nothing.
-@Suite struct EmailedLinkTests {
+@Suite(.ownThread) struct EmailedLinkTests {
     private func emailed(_ reset: ResetWorld, token: String, redirect: String = "resetapp://reset") -> String {
         "\(reset.gotrue.baseURL)/auth/v1/verify?token=\(token)&type=recovery&redirect_to=\(redirect)"
     }

@@ -6,7 +6,7 @@ import Testing
 /// The examples in `share/examples/`, which the README quotes, run for real through linkd: each in a private world
 /// whose apps.d names it, reached by `linkd open`, and judged by what it wrote. A README example that breaks fails
 /// here.
-@Suite(.serialized) struct ExamplesTests {
+@Suite(.ownThread, .serialized) struct ExamplesTests {
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("share/examples")
     static let canary = "c4nary3x4m9l"

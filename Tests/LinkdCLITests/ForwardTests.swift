@@ -4,7 +4,7 @@ import LinkdTestSupport
 import Testing
 
 /// The `forward` action: links for a running app that subscribed on the socket, queued until it does.
-@Suite(.serialized) struct ForwardTests {
+@Suite(.ownThread, .serialized) struct ForwardTests {
     private func urls(_ lines: [String?]) -> [String?] {
         lines.map { line in
             line.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }?["url"]

@@ -3,7 +3,7 @@ import LinkdTestSupport
 import Testing
 
 /// One option table for every command: `--opt VALUE` and `--opt=VALUE` alike, and the same usage errors everywhere.
-@Suite struct OptionParsingTests {
+@Suite(.ownThread) struct OptionParsingTests {
     static let usages = [
         "parse": "linkd parse [--json] <url> ...",
         "route": "linkd route [--json] [--reveal] [--config <dir>] <url> ...",

@@ -4,7 +4,7 @@ import Testing
 
 /// What `linkd parse`, `route` and `open` print of a link keeps its secrets out: a path capture the route knows to be
 /// a secret, a userinfo password, a secret in a nested, encoded link.
-@Suite struct OutputRedactionTests {
+@Suite(.ownThread) struct OutputRedactionTests {
     static let canary = "CANARYx7f3a9c"
 
     /// A world whose extra app runs the recording program for `myapp://magic/{token}`: a secret path capture.

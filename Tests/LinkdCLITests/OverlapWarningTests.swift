@@ -5,7 +5,7 @@ import Testing
 
 /// Two apps that claim the same links: the first in file-name order keeps them, and the daemon says so in its log,
 /// naming both apps and the pattern, when it reads the configuration and whenever it reads it again.
-@Suite struct OverlapWarningTests {
+@Suite(.ownThread) struct OverlapWarningTests {
     /// An app whose `pattern` overlaps a link of com.example.Notes (the harness's `notes.json`).
     private func write(_ name: String, app: String, pattern: String, in world: DaemonHarness) throws {
         let text = #"{"app": "\#(app)", "links": [{"match": "\#(pattern)", "action": "forward"}]}"#

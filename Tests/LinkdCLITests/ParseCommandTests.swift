@@ -2,7 +2,7 @@ import Foundation
 import LinkdTestSupport
 import Testing
 
-@Suite struct ParseCommandTests {
+@Suite(.ownThread) struct ParseCommandTests {
     @Test func printsTheWHATWGPartsOfAResetLink() throws {
         let output = try LinkdProcess.run(["parse", "HTTPS://App.Example.com:443/reset?token=abc&tokenId=def"])
         #expect(

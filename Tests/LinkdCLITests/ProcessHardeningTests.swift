@@ -5,7 +5,7 @@ import Testing
 
 /// linkd's processes hold tokens and passwords: no core file may keep them, and no other process of the same user
 /// may read them out of memory — also outside systemd, whose unit would set the core limit alone.
-@Suite struct ProcessHardeningTests {
+@Suite(.ownThread) struct ProcessHardeningTests {
     /// The daemon, started without systemd, has a core limit of 0 and is not dumpable. It runs as `nobody` here: the
     /// kernel shows a non-dumpable process's `/proc/<pid>` files as root's, so that its own user cannot open them
     /// (its memory, its environment), where a dumpable one's belong to its user. It starts with no core limit at all,

@@ -4,7 +4,7 @@ import Testing
 
 /// A default the person chose (with `xdg-mime default`) is named when `linkd register` takes its place, and
 /// `linkd unregister` puts it back byte for byte; real GIO agrees at each step.
-@Suite(.serialized) struct ReplacedDefaultTests {
+@Suite(.ownThread, .serialized) struct ReplacedDefaultTests {
     /// Installs the other app's desktop file, as its package would.
     private func installNotes(_ world: DaemonHarness) throws {
         let applications = world.root.appendingPathComponent("data/applications")

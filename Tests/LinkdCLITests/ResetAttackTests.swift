@@ -5,7 +5,7 @@ import Testing
 /// Reset links someone else made, end to end through `linkd open` and its daemon: a session signed in by password
 /// and mailed as a recovery link, `code=` links that are not the email's, and a backend whose errors quote the
 /// request.
-@Suite struct ResetAttackTests {
+@Suite(.ownThread) struct ResetAttackTests {
     /// The attacker signs in to a look-alike account of their own and mails the session as a recovery link: refused
     /// before any password is asked, and nothing is sent with one.
     @Test func aPasswordSessionMailedAsARecoveryLinkIsRefusedBeforeAnyPasswordIsAsked() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// When no client waits for a reset's result, it goes to a desktop notification (`org.freedesktop.Notifications` on a
 /// private session bus); a reset interrupted by a crash is not replayed, the person is told to click again.
-@Suite struct ResetNotificationTests {
+@Suite(.ownThread) struct ResetNotificationTests {
     private func startDaemon(_ reset: ResetWorld, _ bus: PrivateSessionBus) throws -> SpawnedProcess {
         let daemon = try reset.world.startDaemon(
             extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address],

@@ -4,7 +4,7 @@ import Testing
 
 /// The `reset` action end to end: `linkd open` hands the link to the daemon it starts, the daemon runs the reset
 /// against the backend doubles over real HTTP and asks `linkd open` for the password on the same connection.
-@Suite struct ResetTests {
+@Suite(.ownThread) struct ResetTests {
     static let password = "Canary-pass-7f3a9"
 
     @Test func aRecoveryLinkChangesThePasswordOnceWithTheExactRequests() throws {

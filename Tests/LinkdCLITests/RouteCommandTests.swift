@@ -3,7 +3,7 @@ import LinkdTestSupport
 import LinkdTesting
 import Testing
 
-@Suite struct RouteCommandTests {
+@Suite(.ownThread) struct RouteCommandTests {
     static let canary = "c4nary7f3a9c"
 
     @Test func printsOneJSONObjectPerLinkWithSecretsRedacted() throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// The daemon's two-phase stop: the first SIGTERM stops new work and lets running work finish; nothing acknowledged
 /// is lost, and nothing is sent on behalf of a link the daemon gave up.
-@Suite struct ShutdownTests {
+@Suite(.ownThread) struct ShutdownTests {
     /// A program that waits a second before it reads its payload: SIGTERM comes while it has not read it yet.
     @Test func aProgramStillToReadItsLinkGetsItAfterSIGTERM() throws {
         let world = try DaemonHarness()

@@ -5,7 +5,7 @@ import Testing
 
 /// A spool holding files that are no good entries, beside good ones: the daemon starts, skips and removes each bad
 /// file with a line in its log that quotes nothing of it, and replays the good entries.
-@Suite(.serialized) struct SpoolCorruptionTests {
+@Suite(.ownThread, .serialized) struct SpoolCorruptionTests {
     static let canary = "c4nary61d0fa"
 
     @Test func corruptAndTruncatedEntriesAreSkippedLoggedAndTheOthersReplayed() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The daemon's runtime folder on a small tmpfs (in a mount namespace of the test's) that a filler file fills: links
 /// are refused before they are acknowledged, what was accepted before is kept and delivered, and links are accepted
 /// again once the filler is deleted.
-@Suite(.serialized) struct SpoolDiskFullTests {
+@Suite(.ownThread, .serialized) struct SpoolDiskFullTests {
     /// Fills the file system that holds the file `filler` with it, to the last byte.
     private func fill(_ filler: String) {
         let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -6,7 +6,7 @@ import Testing
 /// The spool under faults: full, on a full disk, unwritable, and holding files that are no entries. A link the
 /// spool cannot take is refused before it is acknowledged (75, a reason, a clear message); nothing it already
 /// accepted is lost.
-@Suite(.serialized) struct SpoolFaultTests {
+@Suite(.ownThread, .serialized) struct SpoolFaultTests {
     static let canary = "c4nary3b8e51"
     static let never = 4_102_444_800  // 2100: links that never expire while a test runs
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `linkd status` and `status --json`: exit 0 only when every claimed scheme opens in linkd and the daemon can be
 /// reached; config problems are counted and left to `linkd check`.
-@Suite(.serialized) struct StatusCommandTests {
+@Suite(.ownThread, .serialized) struct StatusCommandTests {
     /// The JSON object `status --json` prints in `world`, with the parts that change between the runs given.
     private func json(_ world: DaemonHarness, ok: Bool, handler: String?, desktopFile: Bool, socket: String) -> String {
         let handlerValue = handler.map { "\"\($0)\"" } ?? "null"

@@ -1,4 +1,5 @@
 import Foundation
+import LinkdTestSupport
 import Synchronization
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// `linkd register --system` and `unregister --system`, run in this process with their root moved to a temporary
 /// folder (the binary always uses `/`); real GIO, pointed at that root, agrees with them.
-@Suite struct SystemRegistrationTests {
+@Suite(.ownThread) struct SystemRegistrationTests {
     /// What a command printed.
     final class Captured: Sendable {
         let output = Mutex("")

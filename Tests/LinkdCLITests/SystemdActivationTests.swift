@@ -5,7 +5,7 @@ import Testing
 
 /// Socket activation with the real parts: a `systemd --user` manager, `systemd-socket-activate`,
 /// and `systemd-analyze verify` on the shipped units.
-@Suite(.serialized, .enabled(if: SystemdUserManager.isAvailable, "needs root, unshare and systemd"))
+@Suite(.ownThread, .serialized, .enabled(if: SystemdUserManager.isAvailable, "needs root, unshare and systemd"))
 struct SystemdActivationTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -4,7 +4,7 @@ import Testing
 
 /// The shipped service unit confines the daemon as far as a user unit can without breaking the desktop apps its
 /// `exec` action starts (which run under the same unit: the activation tests run them under a real manager).
-@Suite struct UnitHardeningTests {
+@Suite(.ownThread) struct UnitHardeningTests {
     /// `systemd-analyze security` scores the unit's exposure from 0 (confined) to 10; the unit without its system
     /// call filter, memory and task bounds scored 8.7.
     @Test func systemdAnalyzeScoresTheServiceAtMostSevenPointSeven() throws {

@@ -1,13 +1,14 @@
 import Foundation
 import LinkdConfig
 import LinkdSession
+import LinkdTestSupport
 import Testing
 
 @testable import LinkdDaemon
 
 /// The `forward` queue's limit, per app: links waiting for an app, queued or handed to a subscriber that has not
 /// taken them, count against it; past it a link is refused before it is recorded.
-@Suite struct ForwardActionTests {
+@Suite(.ownThread) struct ForwardActionTests {
     /// A service over apps A (`a://x/{id}`) and B (`b://x/{id}`), both forwarded, with a queue limit of `limit`.
     private func service(limit: Int) throws -> LinkService {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("forward-\(UUID().uuidString)")

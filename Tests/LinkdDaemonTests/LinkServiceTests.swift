@@ -20,7 +20,7 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
 }
 
 /// The daemon's link handling without a socket: a service built from an apps.d folder, with the client injected.
-@Suite struct LinkServiceTests {
+@Suite(.ownThread) struct LinkServiceTests {
     /// A service over `apps` (one apps.d file), its spool and stop in a scratch folder.
     struct World {
         let root: URL

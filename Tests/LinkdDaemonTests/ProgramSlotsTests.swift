@@ -1,9 +1,10 @@
+import LinkdTestSupport
 import Testing
 
 @testable import LinkdDaemon
 
 /// The count of running programs against its limit.
-@Suite struct ProgramSlotsTests {
+@Suite(.ownThread) struct ProgramSlotsTests {
     @Test func aFullCountRefusesAfterItsWait() async {
         let slots = ProgramSlots(limit: 2, wait: .milliseconds(100))
         #expect(await slots.take())

@@ -7,7 +7,7 @@ import Testing
 
 /// What the spool does at its edges: its cap, what a killed daemon left half written, a folder it cannot write, and
 /// files that are not its entries.
-@Suite struct SpoolFailureTests {
+@Suite(.ownThread) struct SpoolFailureTests {
     private func makeFolder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
     }

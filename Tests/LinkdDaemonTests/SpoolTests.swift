@@ -1,11 +1,12 @@
 import Foundation
 import LinkdDaemon
 import LinkdSystem
+import LinkdTestSupport
 import Testing
 
 /// The spool's files: each kind written and read back, 0600 in a 0700 folder, named by id alone; files of linkd
 /// 0.1 and broken files.
-@Suite struct SpoolTests {
+@Suite(.ownThread) struct SpoolTests {
     private func makeSpool() throws -> (Spool, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
         return (Spool(directory: folder.appendingPathComponent("spool").path), folder)

@@ -4,7 +4,7 @@ import LinkdTestSupport
 import Testing
 
 /// The reset-email request against App Services: `…/reset/send` with the address alone; no verifier is kept.
-@Suite struct AppServicesBackendTests {
+@Suite(.ownThread) struct AppServicesBackendTests {
     @Test func aRequestSendsTheAddressAloneAndAnUnknownOneIsRefused() async throws {
         let double = try appServicesWithAda()
         try await withTemporaryStore { store in

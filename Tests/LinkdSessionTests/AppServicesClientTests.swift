@@ -5,7 +5,7 @@ import LinkdTestSupport
 import Testing
 
 /// The App Services client over URLSession against the App Services double (backend-contract.md §B).
-@Suite struct AppServicesClientTests {
+@Suite(.ownThread) struct AppServicesClientTests {
     private func client(_ double: AppServicesDouble) -> AppServicesClient {
         AppServicesClient(url: double.baseURL, appID: AppServicesDouble.appID, transport: CurlTransport())
     }

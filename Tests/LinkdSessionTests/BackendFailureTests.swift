@@ -6,7 +6,7 @@ import Testing
 
 /// Backends that misbehave: garbage, silence, a connection closed mid-answer. Each ends in a clear message and its
 /// exit code, within the limits, and the password request is never sent twice.
-@Suite struct BackendFailureTests {
+@Suite(.ownThread) struct BackendFailureTests {
     private static let user = DoubleResponse.json(200, ["id": "u1", "email": "ada@example.com"])
     /// A recovery link whose access token has no expiry, so that `GET /user` is always the first request.
     private static let link = SupabaseBackend.Material.session(

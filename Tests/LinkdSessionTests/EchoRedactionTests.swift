@@ -7,7 +7,7 @@ import Testing
 
 /// A backend whose error messages quote the request they refuse: what linkd shows and logs of them never holds the
 /// password or a token of the link, as sent, JSON-escaped or percent-encoded.
-@Suite struct EchoRedactionTests {
+@Suite(.ownThread) struct EchoRedactionTests {
     /// Short enough to be refused as weak, and with characters JSON escapes.
     static let password = #"p"w\1"#
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The GoTrue client over the live curl transport against the GoTrue double: the exact requests, and every
 /// refusal turned into a typed error in the backend's words.
-@Suite struct GoTrueClientTests {
+@Suite(.ownThread) struct GoTrueClientTests {
     private func client(_ double: GoTrueDouble) -> GoTrueClient {
         GoTrueClient(url: double.baseURL + "/", apiKey: GoTrueDouble.apiKey, transport: CurlTransport())
     }

@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// The GoTrue double over real HTTP, held to the contract (backend-contract.md §A) it was built from.
-@Suite struct GoTrueDoubleTests {
+@Suite(.ownThread) struct GoTrueDoubleTests {
     struct Reply {
         var status: Int
         var headers: [String: String]

@@ -7,7 +7,7 @@ import Testing
 
 /// The whole reset against the doubles: which requests go out in which order, which are retried, and how each
 /// refusal ends.
-@Suite struct PasswordResetFlowTests {
+@Suite(.ownThread) struct PasswordResetFlowTests {
     /// A reset of the recovery session `link` against `double`, for the app `n`.
     private func recovery(
         _ double: GoTrueDouble,

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// The generic reset against both backends' doubles: what each receives, field by field, and how each refusal ends.
-@Suite struct PasswordResetTests {
+@Suite(.ownThread) struct PasswordResetTests {
     private static let appServicesReset =
         "/api/client/v2.0/app/\(AppServicesDouble.appID)/auth/providers/local-userpass/reset"
 

@@ -7,7 +7,7 @@ import Testing
 
 /// A reset link's session must be one a reset email made, as the backend's own token says (its `amr`), whatever
 /// `type` the link claims; and the question for the password names the account whole, as the backend returned it.
-@Suite struct ResetSessionKindTests {
+@Suite(.ownThread) struct ResetSessionKindTests {
     private func reset(
         _ double: GoTrueDouble,
         _ material: SupabaseBackend.Material,

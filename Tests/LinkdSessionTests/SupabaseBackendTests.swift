@@ -7,7 +7,7 @@ import Testing
 
 /// The reset-email request against Supabase: the verifier is stored before `POST /recover` goes out, kept when it
 /// succeeds, and forgotten when it fails; the link's code resets the password with that verifier only.
-@Suite struct SupabaseBackendTests {
+@Suite(.ownThread) struct SupabaseBackendTests {
     @Test func aRequestKeepsTheVerifierOfTheChallengeItSentAndItsLinkResetsThePassword() async throws {
         let double = try doubleWithAda()
         try await withTemporaryStore { store in

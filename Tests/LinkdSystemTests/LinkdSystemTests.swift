@@ -4,7 +4,7 @@ import LinkdSystem
 import LinkdTestSupport
 import Testing
 
-@Suite(.serialized) struct NotifierTests {
+@Suite(.ownThread, .serialized) struct NotifierTests {
     /// Binds a datagram socket, points `NOTIFY_SOCKET` at it, and returns what `body` sent.
     private func received(_ body: () throws -> Void) throws -> [String] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString)").path
@@ -48,7 +48,7 @@ import Testing
     }
 }
 
-@Suite struct PeerCredentialsTests {
+@Suite(.ownThread) struct PeerCredentialsTests {
     @Test func readsTheOtherEndOfASocketPair() throws {
         var fds: [Int32] = [0, 0]
         try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)

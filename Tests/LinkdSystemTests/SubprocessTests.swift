@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
 import LinkdSystem
+import LinkdTestSupport
 import Testing
 
-@Suite struct SubprocessTests {
+@Suite(.ownThread) struct SubprocessTests {
     private let path = ["PATH": "/usr/bin:/bin"]
 
     @Test func collectsOutputAndTheExitStatus() throws {
