@@ -1,5 +1,4 @@
 import LinkdSystem
-import Synchronization
 
 /// Keeps linkd's log file small when the daemon's standard error is appended to it: before a line would take it past
 /// ``limit`` the file becomes `linkd.log.1` (replacing the older one) and a new `linkd.log` (0600) takes its place on
@@ -14,7 +13,7 @@ final class LogRotation: Sendable {
 
     /// The log's path.
     let path: String
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     private struct State {
         /// What the current file holds, as far as this process knows.
@@ -27,9 +26,9 @@ final class LogRotation: Sendable {
     init?(path: String) {
         guard let current = FileIdentity.of(.standardError) else { return nil }
         if let file = FileIdentity.of(path: path), file.isSameFile(as: current) {
-            state = Mutex(State(size: current.size))
+            state = Lock(State(size: current.size))
         } else if let older = FileIdentity.of(path: path + ".1"), older.isSameFile(as: current) {
-            state = Mutex(State(size: Self.limit))  // rotated away under this process: its next line moves it along
+            state = Lock(State(size: Self.limit))  // rotated away under this process: its next line moves it along
         } else {
             return nil
         }

@@ -329,15 +329,16 @@ import Testing
     }
 
     /// SIGTERM does not wait for a program that has its link, nor end it: it finishes after the daemon is gone.
+    /// The program sleeps 3 s after reading, more than the daemon takes to go even under a sanitizer.
     @Test func aRunningProgramOutlivesSIGTERM() throws {
-        let world = try DaemonHarness(delay: 1)
+        let world = try DaemonHarness(delay: 3)
         #expect(try world.run(["open", "myapp://note/1"]).status == 0)
         let daemons = world.daemonPIDs()
         try #require(daemons.count == 1)
         kill(daemons[0], SIGTERM)
         #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty })
         #expect(world.receivedPayloads().isEmpty, "still sleeping when the daemon is gone")
-        #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 })
+        #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 1 })
         #expect(world.spooledURLs().isEmpty)
     }
 }

@@ -1,6 +1,5 @@
 import FoundationEssentials
 package import LinkdSystem
-import Synchronization
 
 /// Accepted links that have not finished their action: one 0600 file per link in a 0700 folder, named by a random
 /// id (never by anything in the link), written before the link is acknowledged and removed when its action finishes.
@@ -127,10 +126,10 @@ package struct Spool: Sendable {
 extension Spool {
     /// The number of entries, shared by the copies of a spool.
     private final class Counter: Sendable {
-        private let state: Mutex<Int>
+        private let state: Lock<Int>
 
         init(_ value: Int) {
-            state = Mutex(value)
+            state = Lock(value)
         }
 
         var value: Int { state.withLock { $0 } }
