@@ -15,7 +15,7 @@ extension FuzzTarget {
 
         let list = MimeAppsList(text)
         require(MimeAppsList(list.text) == list, "a list reads back as another")
-        if text.isEmpty || text.hasSuffix("\n") {
+        if text.isEmpty || text.unicodeScalars.last == "\n" {
             require(list.text == text, "a list read and written changed")
         }
         let key = "x-scheme-handler/" + (schemes.first ?? "myapp")

@@ -19,8 +19,12 @@ extension FuzzTarget {
         let resolved = Result { () throws(RouteError) in
             try LinkResolver(apps: [], fallbackToBuiltIns: true).resolve(link).route.auth
         }
+        // The router reads a path before it tries the formats: a segment that does not decode to UTF-8 is refused
+        // there, even by a router with no pattern, where the formats alone read the link (or find no route).
+        var isPathRefusal = false
+        if case .failure(let error) = resolved { isPathRefusal = error.refusal?.part == .path }
         require(
-            resolved.map { $0?.id } == builtIn.map { Optional($0.id) },
+            isPathRefusal || resolved.map { $0?.id } == builtIn.map { Optional($0.id) },
             "linkd route's reading differs from the formats'"
         )
         for format in AuthLinkFormat.allCases {
