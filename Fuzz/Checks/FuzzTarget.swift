@@ -4,7 +4,7 @@ import Glibc
 /// One fuzz target: its name and the check every input goes through.
 ///
 /// A check never throws: an input the code under test refuses is fine, a crash or a broken invariant is not, and a
-/// broken invariant stops the process (``FuzzTarget/require(_:_:)``), which libFuzzer reports as a crash and keeps the
+/// broken invariant stops the process (``require(_:_:)``), which libFuzzer reports as a crash and keeps the
 /// input of. The same check runs under libFuzzer (`scripts/fuzz`), in a fuzz executable's replay mode
 /// (`fuzz-link FILE...`) and in the tests that replay the corpus and the inputs of past findings.
 package struct FuzzTarget: Sendable {
