@@ -148,3 +148,28 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Fuzz targets (scripts/fuzz): one checks library, and per target an executable that is libFuzzer's target when built
+// with `-sanitize=fuzzer -D LINKD_FUZZING` and otherwise replays the inputs it is given; the tests replay the corpus.
+let fuzzTargets = ["link", "formats", "apps", "json", "wire", "backends", "desktop"]
+package.targets += [
+    .target(
+        name: "LinkdFuzzChecks",
+        dependencies: ["LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdDesktop", "LinkdDaemon"],
+        path: "Fuzz/Checks",
+        swiftSettings: upcomingFeatures
+    ),
+    .testTarget(
+        name: "LinkdFuzzTests",
+        dependencies: ["LinkdFuzzChecks"],
+        swiftSettings: upcomingFeatures
+    ),
+]
+package.targets += fuzzTargets.map { name in
+    .executableTarget(
+        name: "fuzz-" + name,
+        dependencies: ["LinkdFuzzChecks"],
+        path: "Fuzz/" + name,
+        swiftSettings: upcomingFeatures
+    )
+}

@@ -7,17 +7,19 @@ import LinkdRouting
 /// Most problems make the whole app unusable, and it is not loaded. A link whose program cannot be found (see
 /// ``ProgramSearch``) is a problem of that link alone: the link keeps its program as written, not an absolute path,
 /// which the daemon never runs — it answers a click on the link that the program cannot be found.
-struct AppConfigDecoder {
+package struct AppConfigDecoder {
     let file: String
     let programs: ProgramSearch
-    private(set) var errors: [ConfigError] = []
+    /// Every problem found, in the order found.
+    package private(set) var errors: [ConfigError] = []
     /// How many of ``errors`` stop the app from loading.
     private var fatalCount = 0
     private var locations = JSONLocations(scanning: [])
     /// Whether the app names a backend that has problems (reported already: its reset links say nothing more).
     private var hasBrokenAppBackend = false
 
-    init(file: String, programs: ProgramSearch) {
+    /// A decoder for the file at `file`, looking the programs of `exec` actions up with `programs`.
+    package init(file: String, programs: ProgramSearch) {
         self.file = file
         self.programs = programs
     }
@@ -37,7 +39,7 @@ struct AppConfigDecoder {
     func position(of path: String) -> TextPosition { locations.value(at: path) }
 
     /// The config, or `nil` when a problem stops it from loading (then ``errors`` says which).
-    mutating func decode(_ bytes: [UInt8]) -> AppConfig? {
+    package mutating func decode(_ bytes: [UInt8]) -> AppConfig? {
         let object: JSONValue
         do throws(JSONValue.ParseError) {
             object = try JSONValue.parse(bytes)

@@ -5,19 +5,19 @@ import LinkdFormats
 ///
 /// It is built from a text that ``JSONValue/parse(_:)`` accepted, walking it once; on a repeated key the last one's
 /// positions count, as ``JSONValue``'s subscript reads the last.
-struct JSONLocations {
+package struct JSONLocations {
     private var values: [String: TextPosition] = [:]
     private var keys: [String: TextPosition] = [:]
 
     /// The locations in `bytes`, a valid JSON text.
-    init(scanning bytes: [UInt8]) {
+    package init(scanning bytes: [UInt8]) {
         var scanner = Scanner(bytes: bytes)
         scanner.value(at: "$", depth: 0, into: &self)
     }
 
     /// Where the value at `path` starts; for a path with no value (a missing member), where its nearest enclosing
     /// value starts; ``TextPosition/start`` when there is none.
-    func value(at path: String) -> TextPosition {
+    package func value(at path: String) -> TextPosition {
         var path = Substring(path)
         while true {
             if let position = values[String(path)] { return position }
@@ -27,7 +27,7 @@ struct JSONLocations {
     }
 
     /// Where the key of the member at `path` starts, or else as ``value(at:)``.
-    func key(at path: String) -> TextPosition {
+    package func key(at path: String) -> TextPosition {
         keys[path] ?? value(at: path)
     }
 

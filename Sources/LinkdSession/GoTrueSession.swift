@@ -8,7 +8,10 @@ package struct GoTrueSession: Sendable {
     package var expiresAt: Int64
     package var user: GoTrueUser
 
-    init(_ object: JSONValue) throws(SessionError) {
+    /// Reads a session from GoTrue's answer.
+    ///
+    /// - Throws: ``SessionError/badResponse(_:)`` when a token or the user (or its id) is missing.
+    package init(_ object: JSONValue) throws(SessionError) {
         guard let access = object["access_token"]?.stringValue, let refresh = object["refresh_token"]?.stringValue,
             let userObject = object["user"]
         else { throw .badResponse("a session without access_token, refresh_token and user") }
@@ -24,7 +27,10 @@ package struct GoTrueUser: Sendable, Equatable {
     package var id: String
     package var email: String
 
-    init(_ object: JSONValue) throws(SessionError) {
+    /// Reads a user from GoTrue's answer.
+    ///
+    /// - Throws: ``SessionError/badResponse(_:)`` when it has no id.
+    package init(_ object: JSONValue) throws(SessionError) {
         guard let id = object["id"]?.stringValue else { throw .badResponse("a user without an id") }
         self.id = id
         email = object["email"]?.stringValue ?? ""

@@ -8,9 +8,12 @@ package struct MimeAppsList: Sendable, Equatable {
 
     private var lines: [String]
 
-    /// Reads `text` (an empty list when `nil`).
+    /// Reads `text` (an empty list when `nil`), split at each LF (a CR before it stays with its line).
     package init(_ text: String?) {
-        lines = (text ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Split by scalars, not characters: a CR LF is one character, which a split at "\n" would not split.
+        lines = (text ?? "").unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String(String.UnicodeScalarView($0))
+        }
         if lines.last == "" { lines.removeLast() }
     }
 

@@ -1,0 +1,39 @@
+import LinkdDaemon
+import LinkdFormats
+
+extension FuzzTarget {
+    /// The wire protocol's readers on any line: a request is read or refused as a bad request, and an accepted one
+    /// reads back from its own line as itself; a response line always reads (as a failure when it is none), and
+    /// one written reads back as itself; a password question and answer read back alike.
+    package static let wire = FuzzTarget("wire") { bytes in
+        let line = Array(bytes)
+        do throws(WireProtocol.Failure) {
+            let request = try WireProtocol.Request(line: line)
+            let written = request.line
+            require(!written.utf8.contains(UInt8(ascii: "\n")), "a written request spans lines")
+            require(
+                (try? WireProtocol.Request(line: Array(written.utf8))) == request,
+                "a request reads back as another"
+            )
+        } catch {
+            require(
+                error.kind == .request && !error.reason.isEmpty && !error.message.isEmpty,
+                "a bad request's failure"
+            )
+        }
+        let response = WireProtocol.Response(line: line)
+        let written = WireProtocol.Response(line: Array(response.line.utf8))
+        require(!response.line.utf8.contains(UInt8(ascii: "\n")), "a written response spans lines")
+        require(WireProtocol.Response(line: Array(written.line.utf8)) == written, "a response reads back as another")
+        guard let object = try? JSONValue.parse(line) else { return }
+        if let question = WireProtocol.PasswordQuestion(object) {
+            let reread = (try? JSONValue.parse(Array(question.line.utf8))).flatMap(WireProtocol.PasswordQuestion.init)
+            require(reread == question, "a password question reads back as another")
+        }
+        if let password = WireProtocol.password(inAnswer: object) {
+            let answer = WireProtocol.passwordAnswer(password)
+            let reread = WireProtocol.password(inAnswer: try? JSONValue.parse(Array(answer.utf8)))
+            require(reread?.revealed() == password.revealed(), "a password answer reads back as another")
+        }
+    }
+}
