@@ -11,6 +11,9 @@ package struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible
         case passwordRejected = "password_rejected"
         /// The link is not one this reset can use, or the backend refused it for another reason.
         case refused = "refused"
+        /// The backend's own token says the link's session was not made by a reset email (signed in by password,
+        /// OAuth, SSO): whatever the link claims, it is no reset — as a route that is no reset is not.
+        case notAReset = "not_a_reset"
         /// The backend cannot be reached, or does not speak its contract.
         case unreachable = "backend_unreachable"
         /// The backend failed in a way worth retrying later (5xx, rate limit).
@@ -36,7 +39,7 @@ package struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible
     /// retrying later.
     package var exitCode: Int32 {
         switch kind {
-        case .linkExpiredOrUsed, .passwordRejected, .refused: 65
+        case .linkExpiredOrUsed, .passwordRejected, .refused, .notAReset: 65
         case .unreachable, .stateUnwritable: 69
         case .temporary, .cancelled: 75
         }
@@ -74,7 +77,7 @@ package struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible
         case .badResponse:
             self.init(kind: .unreachable, message: error.description)
         case .notAnEmailedLink:
-            self.init(kind: .refused, message: error.description)
+            self.init(kind: .notAReset, message: error.description)
         }
     }
 }

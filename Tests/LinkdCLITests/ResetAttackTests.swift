@@ -19,7 +19,7 @@ import Testing
         #expect(
             result.stderr
                 == "Error: link 1: the backend's token says this session was signed in by password, not by an emailed "
-                + "link; linkd resets a password only with a session made by a reset email [refused]\n"
+                + "link; linkd resets a password only with a session made by a reset email [not_a_reset]\n"
         )
         #expect(!FileManager.default.fileExists(atPath: askpass.record.path))
         #expect(reset.gotrue.requestLines == ["GET /auth/v1/user"])

@@ -125,7 +125,7 @@ extension WireProtocol {
         package init(_ failure: ResetFailure) {
             let kind: Kind =
                 switch failure.kind {
-                case .linkExpiredOrUsed, .passwordRejected, .refused: .refused
+                case .linkExpiredOrUsed, .passwordRejected, .refused, .notAReset: .refused
                 case .unreachable, .stateUnwritable: .unavailable
                 case .temporary, .cancelled: .temporary
                 }
