@@ -14,16 +14,16 @@ package final class Lock<Value>: Sendable {
         mutex = Mutex(value)
     }
 
-    /// Runs `body` with the value, holding the lock.
-    package func withLock<Result: ~Copyable, Failure: Error>(
-        _ body: (inout sending Value) throws(Failure) -> sending Result
-    ) throws(Failure) -> sending Result {
+    /// Runs `body` with the value, holding the lock. Never inlined: inlined into the reactor's async functions, it
+    /// made the optimizer of Swift 6.3.1 crash splitting their coroutines (a release build, signal 11).
+    @inline(never)
+    package func withLock<Result>(_ body: (inout sending Value) -> sending Result) -> sending Result {
         // The object's address names the lock to the sanitizer, announced before the value is touched.
         let name = Unmanaged.passUnretained(self).toOpaque()
-        return try mutex.withLock { (value: inout sending Value) throws(Failure) -> sending Result in
+        return mutex.withLock { (value: inout sending Value) -> sending Result in
             linkd_sanitizer_acquire(name)
             defer { linkd_sanitizer_release(name) }
-            return try body(&value)
+            return body(&value)
         }
     }
 }
