@@ -56,13 +56,15 @@ extension FileSystem {
 
     /// The names in the folder `path`, without `.` and `..`; none when it cannot be read.
     package static func names(in path: String) -> [String] {
-        guard let folder = opendir(path) else { return [] }
+        // The name is read where it lies: a record is only as long as its name (d_reclen), so copying the whole
+        // 256-byte d_name out of the last record of readdir's buffer read past its end (AddressSanitizer saw it).
+        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name), let folder = opendir(path) else {
+            return []
+        }
         defer { closedir(folder) }
         var names: [String] = []
         while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names
