@@ -20,14 +20,28 @@ public enum LinkRedactor {
     ///     four bytes are left alone, since they would blot out ordinary words.
     /// - Returns: `text` itself when it holds nothing to remove.
     public static func redact(_ text: String, values: [Secret] = []) -> String {
-        let bytes = Array(text.utf8)
         let values = values.map { Array($0.revealed().utf8) }.filter { $0.count >= 4 }
-        guard !values.isEmpty || bytes.contains(where: mayHoldSecret) else { return text }
+        // Redacted text is redacted again until nothing changes: a replacement can join what was around it into
+        // something the redactor reads as a secret (a name before it, encoded text after it), and what a second
+        // pass finds the first one showed. Text that still changes after a few passes is hostile: all of it goes.
+        var current = text
+        for _ in 0..<4 {
+            guard let next = redactedOnce(current, values) else { return current }
+            current = next
+        }
+        return redactedOnce(current, values) == nil ? current : Secret.redacted
+    }
+
+    /// `text` with what one pass finds replaced; `nil` when it finds nothing.
+    private static func redactedOnce(_ text: String, _ values: [[UInt8]]) -> String? {
+        let bytes = Array(text.utf8)
+        guard !values.isEmpty || bytes.contains(where: mayHoldSecret) else { return nil }
         var found: [Range<Int>] = []
         collect(in: bytes, depth: 0, into: &found)
         if !values.isEmpty { collect(values, in: bytes, into: &found) }
-        guard !found.isEmpty else { return text }
-        return String(decoding: replacing(found, in: bytes), as: UTF8.self)
+        guard !found.isEmpty else { return nil }
+        let redacted = String(decoding: replacing(found, in: bytes), as: UTF8.self)
+        return redacted == text ? nil : redacted
     }
 
     /// `bytes` with each of `ranges` (which may overlap) replaced by `<redacted>`.
