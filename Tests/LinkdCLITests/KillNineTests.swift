@@ -6,7 +6,7 @@ import Testing
 
 /// The daemon killed with SIGKILL at random moments while clients stream links to a program: no link a client was
 /// told was delivered is lost, and no program is started for a link whose delivery the spool had recorded.
-@Suite(.ownThread, .serialized) struct KillNineTests {
+@Suite(.ownThread, .serialized, .disabled(if: Sanitizer.isActive, Sanitizer.reason)) struct KillNineTests {
     /// How many times the daemon is killed: `LINKD_KILL9_COUNT` in the test's environment, else 200.
     static let kills = ProcessInfo.processInfo.environment["LINKD_KILL9_COUNT"].flatMap(Int.init) ?? 200
 

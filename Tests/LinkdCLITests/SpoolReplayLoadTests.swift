@@ -7,7 +7,7 @@ import Testing
 /// a file and exits. Each is run once, while the daemon answers new links, and the daemon's memory stays bounded.
 /// As root the runtime folder is a tmpfs (in a mount namespace of the test's), as `/run/user/UID` is: the spool's
 /// writes are then not timed by the disk's flushes.
-@Suite(.ownThread, .serialized) struct SpoolReplayLoadTests {
+@Suite(.ownThread, .serialized, .disabled(if: Sanitizer.isActive, Sanitizer.reason)) struct SpoolReplayLoadTests {
     /// Async, so that its minute of waiting sleeps instead of holding one of the cooperative pool's threads.
     @Test func tenThousandLinksLeftInTheSpoolAreEachReplayedOnceInBoundedMemory() async throws {
         let world = try DaemonHarness()

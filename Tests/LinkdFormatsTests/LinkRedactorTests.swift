@@ -80,7 +80,8 @@ import Testing
         #expect(LinkRedactor.redact("short abc", values: [Secret("abc")]) == "short abc")
     }
 
-    @Test func staysLinearOnHostileText() {
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["LINKD_SANITIZER"] != nil, "bounds time"))
+    func staysLinearOnHostileText() {
         // Each level of nesting decodes only two bytes of these away; a quadratic redactor takes minutes on them.
         let deep = "link=%" + String(repeating: "25", count: 200_000)
         let nearMisses = String(repeating: "a", count: 200_000)

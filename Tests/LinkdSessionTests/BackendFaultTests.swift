@@ -9,7 +9,7 @@ import Testing
 /// second, an expired certificate, a certificate for another host, a connection closed mid-TLS. Each ends within the
 /// reset's time limits in a message that names the host, with exit 69 (unreachable), and the request that carries
 /// the password is never sent twice.
-@Suite(.ownThread) struct BackendFaultTests {
+@Suite(.ownThread, .disabled(if: Sanitizer.isActive, Sanitizer.reason)) struct BackendFaultTests {
     /// What a fault left: the reset's result, the double's requests, whether a password was asked, and how long it
     /// took.
     struct Outcome {
