@@ -7,7 +7,10 @@ import Testing
 /// 0666-then-chmod window, no symbolic link followed, no descriptor leaked into the programs the daemon starts),
 /// as the daemon's system calls show under strace.
 @Suite(.ownThread) struct SpoolFileFlagsTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "needs strace"))
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "needs strace"),
+        .disabled(if: Sanitizer.isActive, "LeakSanitizer cannot run under ptrace")
+    )
     func everySpoolFileIsCreatedPrivateExclusiveAndCloseOnExec() throws {
         let world = try DaemonHarness()
         let trace = world.root.appendingPathComponent("trace.txt").path
