@@ -78,7 +78,15 @@ import Testing
             running.closeDescriptors()
         }
         #expect(running.exitStatusIfExited() == nil)
-        #expect(FileManager.default.contents(atPath: received).map(Array.init) == payload)
+        // Delivered means read from the pipe; cat writes its last block to the file a moment later.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        var written = FileManager.default.contents(atPath: received).map(Array.init)
+        while written != payload, clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            written = FileManager.default.contents(atPath: received).map(Array.init)
+        }
+        #expect(written == payload)
     }
 
     @Test func aProgramThatExitsWithoutReadingIsNotDelivered() async throws {
