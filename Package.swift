@@ -80,6 +80,8 @@ let package = Package(
                 "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop",
                 "LinkdDaemon",
             ],
+            // VERSION links to the repository's one VERSION file, which the Debian package reads too.
+            resources: [.embedInCode("VERSION")],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(

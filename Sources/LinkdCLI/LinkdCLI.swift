@@ -4,8 +4,8 @@ import LinkdSystem
 
 /// The `linkd` command line: dispatch to subcommands, help and version, and the one place errors are rendered.
 package enum LinkdCLI {
-    /// The version `linkd --version` prints.
-    package static let version = "0.1.0"
+    /// The version `linkd --version` prints: the repository's VERSION file, embedded by the build.
+    package static let version = String(decoding: PackageResources.VERSION.prefix { $0 > 0x20 }, as: UTF8.self)
 
     static let commands: [any Command.Type] = [
         OpenCommand.self, ParseCommand.self, RouteCommand.self, CheckCommand.self, RegisterCommand.self,
@@ -80,7 +80,7 @@ package enum LinkdCLI {
             }
             return .success
         case "--version":
-            console.write(version + "\n")
+            console.write("linkd \(version)\n")
             return .success
         default:
             break

@@ -147,7 +147,15 @@ import Testing
         #expect(top.status == 0)
         #expect(top.stdout.hasPrefix("OVERVIEW: "))
         #expect(top.stdout.contains("\n  parse                   Parse links strictly"))
-        #expect(try LinkdProcess.run(["--version"]) == .init(stdout: "0.1.0\n", stderr: "", status: 0))
+    }
+
+    /// The version has one source, the repository's VERSION file; the build embeds it.
+    @Test func versionIsTheVersionFilesWithTheProgramsName() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("VERSION")
+        let version = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(version.split(separator: ".").count == 3 && version.allSatisfy { $0.isNumber || $0 == "." })
+        #expect(try LinkdProcess.run(["--version"]) == .init(stdout: "linkd \(version)\n", stderr: "", status: 0))
     }
 
     @Test func survivesAHugeLineOnStandardInput() throws {

@@ -2,11 +2,11 @@ import Foundation
 import LinkdConfig
 import Testing
 
-/// The example configuration shipped under `share/linkd/apps.d` loads without a problem once its program is installed.
+/// The example configuration shipped under `share/examples/apps.d` (installed as an example, never in a live apps.d) loads without a problem once its program is installed.
 @Suite struct ShippedConfigTests {
     @Test func theShippedExampleLoadsWhenItsProgramIsInstalled() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("share/linkd/apps.d")
+            .deletingLastPathComponent().appendingPathComponent("share/examples/apps.d")
         let tree = try TempTree()
         try tree.program("notes")
         let result = tree.loader(folder).load()
