@@ -70,11 +70,16 @@ import Testing
             let result = try? world.run(["open", "-"], stdin: Data(links.utf8))
             output.withLock { $0 = result }
         }
+        let clock = ContinuousClock()
+        let writing = clock.now
         for index in 0..<1_000 {
             // Every other write is broken JSON: the good app (notes.json) keeps working throughout.
             try Data((index % 2 == 0 ? Self.inbox : "{").utf8).write(to: file)
         }
         try Data(Self.inbox.utf8).write(to: file)
+        // The daemon reads again after 100 ms without a change: a loaded machine that pauses this loop for longer
+        // than that earns it one more reload per pause.
+        let pauses = Int((clock.now - writing) / .milliseconds(100))
         streaming.sync {}
         let streamed = output.withLock { $0 }
         #expect(streamed?.status == 0, "\(String(describing: streamed))")
@@ -82,6 +87,6 @@ import Testing
         #expect(world.waitUntil(.seconds(2)) { (try? world.run(["open", "inbox://msg/3"]))?.status == 0 })
         let reloads =
             try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "reading it again").count - 1
-        #expect(reloads >= 1 && reloads <= 10, "\(reloads) reloads for 1,000 writes")
+        #expect(reloads >= 1 && reloads <= max(10, pauses + 2), "\(reloads) reloads for 1,000 writes")
     }
 }
