@@ -16,7 +16,9 @@ struct RegisterCommand: Command {
         OPTIONS:
           --system                Register for every user (as root): /usr/share/applications/linkd.desktop and
                                   /usr/share/applications/mimeapps.list, by default for the schemes claimed in
-                                  /etc/linkd/apps.d and /usr/share/linkd/apps.d.
+                                  /etc/linkd/apps.d and /usr/share/linkd/apps.d; then schemes no app there
+                                  claims any longer are unregistered (the package runs this whenever an app's
+                                  package adds or removes its apps.d file).
           -h, --help              Show help information.
 
         Writes $XDG_DATA_HOME/applications/linkd.desktop (Exec=<linkd> open %u), sets it as the default for
@@ -35,6 +37,8 @@ struct RegisterCommand: Command {
     var isSystem: Bool
     /// The folder the `--system` paths are under: `/`, but a temporary folder in tests.
     var systemRoot = "/"
+    /// The linkd the desktop entry names: this one, but an installed path in tests that run in the test process.
+    var executable = DaemonClient.executablePath
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
         let scanner = try Self.scan(arguments)
@@ -44,7 +48,9 @@ struct RegisterCommand: Command {
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         let registrar = isSystem ? Registrar.system(root: systemRoot) : Registrar()
+        if let warning = Self.buildFolderWarning(executable) { console.writeError(warning) }
         var schemes = self.schemes
+        if schemes.isEmpty, isSystem { return try synchronize(registrar, console) }
         if schemes.isEmpty {
             schemes = registrar.claimedSchemes()
             guard !schemes.isEmpty else {
@@ -52,11 +58,47 @@ struct RegisterCommand: Command {
             }
         }
         do throws(Registrar.Problem) {
-            let outcome = try registrar.register(schemes, executable: DaemonClient.executablePath)
+            let outcome = try registrar.register(schemes, executable: executable)
             console.write(outcome.summary + "\n")
             return .success
         } catch {
-            throw .failed("\(error)", exitCode: error.isPermissionDenied ? .permission : .invalid)
+            throw Self.failure(error)
         }
+    }
+
+    /// `register --system` with no scheme, as the package runs it whenever a package adds or removes a file in
+    /// /usr/share/linkd/apps.d: every user's registration becomes exactly the schemes the system's apps claim.
+    /// Schemes no app claims any longer are unregistered (their replaced default put back); none left is no error.
+    private func synchronize(_ registrar: Registrar, _ console: Console) throws(CommandFailure) -> ExitCode {
+        let claimed = registrar.claimedSchemes()
+        do throws(Registrar.Problem) {
+            let stale = try registrar.registeredSchemes().filter { !claimed.contains($0) }
+            if !stale.isEmpty { console.write(try registrar.unregister(stale).summary + "\n") }
+            if claimed.isEmpty {
+                if stale.isEmpty {
+                    console.write("no app in /etc/linkd/apps.d or /usr/share/linkd/apps.d claims a scheme\n")
+                }
+                return .success
+            }
+            console.write(try registrar.register(claimed, executable: executable).summary + "\n")
+            return .success
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// A warning when `executable`, the path the desktop entry is about to name, is in a SwiftPM build folder:
+    /// the next `swift build` or `swift package clean` replaces or removes it, and every click then fails.
+    static func buildFolderWarning(_ executable: String) -> String? {
+        guard executable.contains("/.build/") else { return nil }
+        return """
+            warning: linkd runs from a build folder (\(executable)); links open only while that file is there.
+            Install linkd (its Debian package, or packaging/install) and run the installed 'linkd register'.
+
+            """
+    }
+
+    private static func failure(_ problem: Registrar.Problem) -> CommandFailure {
+        .failed("\(problem)", exitCode: problem.isPermissionDenied ? .permission : .invalid)
     }
 }

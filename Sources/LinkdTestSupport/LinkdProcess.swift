@@ -26,14 +26,16 @@ package enum LinkdProcess {
     /// Runs `linkd` with `arguments` (raw bytes allowed) and `stdin`, waiting for it to exit.
     ///
     /// The machine's environment is passed on, with `environment` over it; unless it names one, `XDG_CONFIG_HOME` is
-    /// an empty folder, so that no installed app leaks in. A `launcher` (``PrivateMount/launcher``) runs it.
+    /// an empty folder, so that no installed app leaks in. A `launcher` (``PrivateMount/launcher``) runs it;
+    /// `executable` is another copy of linkd to run (an installed one).
     ///
     /// - Throws: when the scratch files cannot be written or `linkd` cannot be started.
     package static func run(
         _ arguments: [String],
         stdin: Data = Data(),
         environment: [String: String] = [:],
-        launcher: [String] = []
+        launcher: [String] = [],
+        executable: URL = executable
     ) throws -> Output {
         var merged = ProcessInfo.processInfo.environment
         merged["XDG_CONFIG_HOME"] =

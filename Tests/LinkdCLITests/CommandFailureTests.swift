@@ -1,6 +1,8 @@
 import LinkdTestSupport
 import Testing
 
+@testable import LinkdCLI
+
 /// A failure that ends a command is printed in one place: one `Error:` line, and the usage line for usage errors only.
 @Suite(.ownThread) struct CommandFailureTests {
     @Test func aFailureWhileRunningPrintsOneErrorLineAndItsExitCode() throws {
@@ -16,7 +18,8 @@ import Testing
             try LinkdProcess.run(["register"])
                 == .init(
                     stdout: "",
-                    stderr: "Error: no app in apps.d claims a custom scheme; name the schemes to register\n",
+                    stderr: RegisterCommand.testBuildWarning
+                        + "Error: no app in apps.d claims a custom scheme; name the schemes to register\n",
                     status: 64
                 )
         )

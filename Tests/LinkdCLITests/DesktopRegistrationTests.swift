@@ -3,6 +3,8 @@ import Glibc
 import LinkdTestSupport
 import Testing
 
+@testable import LinkdCLI
+
 /// `linkd register`, `unregister` and `status` in a private XDG tree, and the click path the mail clients take:
 /// `gio open` (no display) and `xdg-open` (with DISPLAY set) reaching `linkd open %u` and an exec action.
 @Suite(.ownThread, .serialized) struct DesktopRegistrationTests {
@@ -24,7 +26,14 @@ import Testing
             "# mine\n[Default Applications]\ntext/html=firefox.desktop\n\n[Added Associations]\nimage/png=eog.desktop;\n"
         try Data(existing.utf8).write(to: world.config.appendingPathComponent("mimeapps.list"))
         let first = try LinkdProcess.run(["register", "myapp", "Com.Example.Notes"], environment: environment)
-        #expect(first == .init(stdout: "registered: myapp, com.example.notes\n", stderr: "", status: 0))
+        #expect(
+            first
+                == .init(
+                    stdout: "registered: myapp, com.example.notes\n",
+                    stderr: RegisterCommand.testBuildWarning,
+                    status: 0
+                )
+        )
         let entry = try #require(world.file("data/applications/linkd.desktop"))
         #expect(
             entry == """

@@ -2,6 +2,8 @@ import Foundation
 import LinkdTestSupport
 import Testing
 
+@testable import LinkdCLI
+
 /// A default the person chose (with `xdg-mime default`) is named when `linkd register` takes its place, and
 /// `linkd unregister` puts it back byte for byte; real GIO agrees at each step.
 @Suite(.ownThread, .serialized) struct ReplacedDefaultTests {
@@ -26,7 +28,11 @@ import Testing
 
         #expect(
             try LinkdProcess.run(["register", "myapp"], environment: environment)
-                == .init(stdout: "registered: myapp (was: com.example.Notes.desktop)\n", stderr: "", status: 0)
+                == .init(
+                    stdout: "registered: myapp (was: com.example.Notes.desktop)\n",
+                    stderr: RegisterCommand.testBuildWarning,
+                    status: 0
+                )
         )
         #expect(try world.gioDefault(of: "myapp", environment) == "linkd.desktop")
         let memory = world.state.appendingPathComponent("linkd/replaced-defaults.json").path

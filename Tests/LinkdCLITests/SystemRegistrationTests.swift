@@ -20,6 +20,10 @@ import Testing
         }
     }
 
+    /// The path the entry names: a program GIO finds (it skips an entry whose program is missing), outside a build
+    /// folder (no warning).
+    static let installedLinkd = "/bin/true"
+
     /// A machine's root: system apps.d folders, and another app that is every user's default for `sysapp`.
     private func makeRoot() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-root-\(UUID().uuidString)")
@@ -70,6 +74,7 @@ import Testing
         let registered = Captured()
         var register = try RegisterCommand(parsing: [Array("--system".utf8)])
         register.systemRoot = root.path
+        register.executable = Self.installedLinkd
         #expect(try await register.run(registered.console) == .success)
         #expect(registered.output.withLock { $0 } == "registered: mailapp, sysapp (was: com.example.Notes.desktop)\n")
         let entry = try String(
@@ -94,6 +99,43 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root.path + "/var/lib/linkd/replaced-defaults.json"))
         #expect(try gioDefault("sysapp", root: root) == "com.example.Notes.desktop")
         #expect(try gioDefault("mailapp", root: root) == nil)
+    }
+
+    /// What the package's trigger does when an app's package adds or removes its apps.d file.
+    @Test func registerSystemFollowsTheAppsThatComeAndGo() async throws {
+        let root = try makeRoot()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let list = root.appendingPathComponent("usr/share/applications/mimeapps.list")
+        let original = try Data(contentsOf: list)
+        func registerSystem() async throws -> String {
+            let captured = Captured()
+            var register = try RegisterCommand(parsing: [Array("--system".utf8)])
+            register.systemRoot = root.path
+            register.executable = Self.installedLinkd
+            register.executable = Self.installedLinkd
+            #expect(try await register.run(captured.console) == .success)
+            return captured.output.withLock { $0 }
+        }
+        #expect(try await registerSystem() == "registered: mailapp, sysapp (was: com.example.Notes.desktop)\n")
+
+        try FileManager.default.removeItem(at: root.appendingPathComponent("usr/share/linkd/apps.d/mail.json"))
+        #expect(try await registerSystem() == "unregistered: mailapp\nalready registered: sysapp\n")
+        let entry = try String(
+            contentsOf: root.appendingPathComponent("usr/share/applications/linkd.desktop"),
+            encoding: .utf8
+        )
+        #expect(entry.contains("\nMimeType=x-scheme-handler/sysapp;\n"))
+        #expect(try gioDefault("mailapp", root: root) == nil)
+        #expect(try gioDefault("sysapp", root: root) == "linkd.desktop")
+
+        try FileManager.default.removeItem(at: root.appendingPathComponent("etc/linkd/apps.d/notes.json"))
+        #expect(try await registerSystem() == "unregistered: sysapp (restored: com.example.Notes.desktop)\n")
+        #expect(try Data(contentsOf: list) == original)
+        #expect(!FileManager.default.fileExists(atPath: root.path + "/usr/share/applications/linkd.desktop"))
+        #expect(try gioDefault("sysapp", root: root) == "com.example.Notes.desktop")
+        #expect(
+            try await registerSystem() == "no app in /etc/linkd/apps.d or /usr/share/linkd/apps.d claims a scheme\n"
+        )
     }
 
     @Test func systemIsAFlagOfBothCommandsAndTheRootIsSlash() throws {
