@@ -9,7 +9,7 @@ package enum LinkdCLI {
 
     static let commands: [any Command.Type] = [
         OpenCommand.self, ParseCommand.self, RouteCommand.self, CheckCommand.self, RegisterCommand.self,
-        UnregisterCommand.self, StatusCommand.self, DaemonCommand.self, ResetCommand.self,
+        UnregisterCommand.self, StatusCommand.self, DaemonCommand.self, ResetCommand.self, CompletionsCommand.self,
     ]
 
     static var help: String {

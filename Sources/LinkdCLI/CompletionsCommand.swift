@@ -1,0 +1,87 @@
+import LinkdConfig
+import LinkdDesktop
+
+/// `linkd completions bash|zsh|fish`: the shell's completion script; `--list apps|schemes`: the words the scripts
+/// complete from the installed apps.d folders.
+struct CompletionsCommand: Command {
+    /// A shell linkd has a completion script for.
+    enum Shell: String, CaseIterable {
+        case bash, zsh, fish
+
+        /// The script, as the package installs it.
+        var script: [UInt8] {
+            switch self {
+            case .bash: PackageResources.linkd_bash
+            case .zsh: PackageResources._linkd
+            case .fish: PackageResources.linkd_fish
+            }
+        }
+    }
+
+    /// What the command prints.
+    enum Output: Equatable {
+        case script(Shell)
+        /// The names of the installed apps, one a line.
+        case apps
+        /// The schemes the installed apps claim and linkd may register, one a line.
+        case schemes
+    }
+
+    static let name = "completions"
+    static let abstract = "Print the shell completion script for bash, zsh or fish."
+    static let usage = "linkd completions bash|zsh|fish"
+    static let help = """
+        OVERVIEW: \(abstract)
+
+        USAGE: \(usage)
+               linkd completions --list apps|schemes
+
+        OPTIONS:
+          --list apps|schemes     Print the names of the installed apps, or the schemes they claim, one a
+                                  line (the scripts complete '--app' and 'register' with them).
+          -h, --help              Show help information.
+
+        The package installs the scripts where each shell finds them; to try one by hand:
+          source <(linkd completions bash)
+          linkd completions zsh > ~/.zfunc/_linkd
+          linkd completions fish > ~/.config/fish/completions/linkd.fish
+
+        """
+
+    static let options: [CommandOption] = [.value("--list")]
+
+    var output: Output
+
+    init(parsing arguments: [[UInt8]]) throws(CLIError) {
+        let scanner = try Self.scan(arguments)
+        let words = scanner.positionals.map { String(decoding: $0, as: UTF8.self) }
+        if let list = scanner.values["--list"] {
+            guard words.isEmpty else { throw .conflict("--list", words[0], command: Self.name) }
+            switch list {
+            case "apps": output = .apps
+            case "schemes": output = .schemes
+            default: throw .badValue(list, option: "--list", command: Self.name)
+            }
+            return
+        }
+        guard let word = words.first else { throw .missingArgument("bash|zsh|fish", command: Self.name) }
+        guard words.count == 1, let shell = Shell(rawValue: word) else {
+            throw .badValue(words.count == 1 ? word : words[1], option: "<shell>", command: Self.name)
+        }
+        output = .script(shell)
+    }
+
+    func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
+        switch output {
+        case .script(let shell):
+            console.write(String(decoding: shell.script, as: UTF8.self))
+        case .apps:
+            for name in Set(ConfigLoader.installed().load().apps.map(\.app)).sorted() { console.write(name + "\n") }
+        case .schemes:
+            for scheme in Registrar.claimedSchemes(of: ConfigLoader.installed().load().apps) {
+                console.write(scheme + "\n")
+            }
+        }
+        return .success
+    }
+}
