@@ -35,6 +35,8 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var isFinished = false
+    /// Whether the thread still takes jobs from the queue.
+    private var isRunning = true
 
     init() {
         let thread = Thread { [self] in run() }
@@ -42,9 +44,20 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
         thread.start()
     }
 
+    /// Queues `job` for the thread; once the thread has ended, runs it on a thread of Dispatch's instead.
+    ///
+    /// A job can come after the test: a task the test started inherits its executor preference and may outlive it,
+    /// and so may the work of an actor such a task last ran on. Dropped, that job would never run, and every later
+    /// test that waits on that task or actor would hang.
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
+        if isFinished && jobs.isEmpty && !isRunning {
+            condition.unlock()
+            let executor = asUnownedTaskExecutor()
+            DispatchQueue.global().async { job.runSynchronously(on: executor) }
+            return
+        }
         jobs.append(job)
         condition.signal()
         condition.unlock()
@@ -63,6 +76,7 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
             condition.lock()
             while jobs.isEmpty && !isFinished { condition.wait() }
             if jobs.isEmpty {
+                isRunning = false
                 condition.unlock()
                 return
             }

@@ -128,7 +128,14 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         let late = await world.service.forward.subscribe("com.example.A", service: world.service)
         #expect(world.spooled.isEmpty, "an expired link leaves the spool when the queue is next read")
         await world.service.forward.unsubscribe("com.example.A", id: late.id)
+    }
 
+    /// A queued link goes to the subscriber that comes (a world of its own: with the 0.2 s time to live above, a
+    /// slow machine, or a sanitizer, let the link expire before it subscribed, and the stream never gave a line).
+    @Test func aQueuedLinkGoesToTheSubscriberThatComes() async throws {
+        let world = try World(
+            apps: #"{"app": "com.example.A", "links": [{"match": "myapp://note/{id}", "action": "forward"}]}"#
+        )
         #expect(
             await world.service.open("myapp://note/2")
                 == .accepted(route: "myapp://note/{id}", app: "com.example.A", state: .queued)
