@@ -7,14 +7,26 @@ import LinkdSystem
 /// - `open_round_trip_ms` / `minimal_client_round_trip_ms`: median wall time of `linkd open LINK` and of
 ///   `linkd-mini-client` (connect, write the request, read the answer; Glibc only) over the same warm daemon, both
 ///   including process start, interleaved.
+/// - `*_no_program_ms`: the same for a `forward` link (spooled, queued, answered; no program started).
 /// - `links_per_second_*`: links through one `linkd open -` connection.
 /// - `daemon_rss_*`: the daemon's resident memory idle and after 10,000 links.
+/// - `linkd_binary_bytes`: linkd stripped, as the package installs it.
+/// - `cold_click_ms`, `warm_click_under_systemd_ms`: ``ColdClickBenchmark``.
 enum OpenBenchmark {
     struct World {
         let root: URL
         var environment: [String: String]
         var socket: String { root.path + "/xrt/linkd/socket" }
     }
+
+    /// The app every figure uses: an `exec` program that reads its link and nothing more, and a reset.
+    static let benchApp = #"""
+        {"app": "org.example.Bench", "links": [
+          {"match": "bench://exec/{id}", "action": {"exec": ["/bin/dd", "of=/dev/null", "status=none"]}},
+          {"match": "bench://queue/{id}", "action": "forward"},
+          {"match": "bench://reset", "format": "supabase", "action": "reset"}],
+         "backend": {"kind": "supabase", "url": "https://abcd.supabase.co", "apiKey": "anon"}}
+        """#
 
     static var linkdPath: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
@@ -30,13 +42,7 @@ enum OpenBenchmark {
             withIntermediateDirectories: true
         )
         chmod(root.appendingPathComponent("xrt").path, 0o700)
-        let app = #"""
-            {"app": "org.example.Bench", "links": [
-              {"match": "bench://exec/{id}", "action": {"exec": ["/bin/dd", "of=/dev/null", "status=none"]}},
-              {"match": "bench://reset", "format": "supabase", "action": "reset"}],
-             "backend": {"kind": "supabase", "url": "https://abcd.supabase.co", "apiKey": "anon"}}
-            """#
-        try Data(app.utf8).write(to: apps.appendingPathComponent("bench.json"))
+        try Data(benchApp.utf8).write(to: apps.appendingPathComponent("bench.json"))
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = root.path + "/xrt"
         environment["XDG_CONFIG_HOME"] = root.path + "/config"
@@ -72,6 +78,16 @@ enum OpenBenchmark {
 
     static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
+    /// The size of `path` once stripped, as a package installs it (`strip` on a copy; the file itself when there is
+    /// no `strip`).
+    static func strippedSize(of path: String) -> Int {
+        let copy = "/tmp/linkd-bench-stripped-\(getpid())"
+        defer { unlink(copy) }
+        _ = timed("/usr/bin/strip", ["--strip-unneeded", "-o", copy, path], ["PATH": "/usr/bin:/bin"])
+        let measured = (try? FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int) ?? nil
+        return measured ?? (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
     static func run() throws {
         let world = try makeWorld()
         defer { try? FileManager.default.removeItem(at: world.root) }
@@ -92,10 +108,16 @@ enum OpenBenchmark {
         let clientPath = URL(fileURLWithPath: linkdPath).deletingLastPathComponent().appendingPathComponent(
             "linkd-mini-client"
         ).path
+        var linkdQueued: [Double] = []
+        var minimalQueued: [Double] = []
         for round in 0..<rounds {
             let link = "bench://exec/\(round)"
             linkd.append(timed(linkdPath, ["open", link], world.environment))
             minimal.append(timed(clientPath, [world.socket, link + "-m"], world.environment))
+            // A link no program is started for: spooled, queued for its app, answered.
+            let queued = "bench://queue/\(round)"
+            linkdQueued.append(timed(linkdPath, ["open", queued], world.environment))
+            minimalQueued.append(timed(clientPath, [world.socket, queued + "-m"], world.environment))
         }
 
         let count = 10_000
@@ -114,16 +136,29 @@ enum OpenBenchmark {
         usleep(500_000)
         let after = residentMiB(daemonPID)
 
-        let results: [(String, String)] = [
+        var results: [(String, String)] = [
             ("open_round_trip_ms", String(format: "%.2f", median(linkd))),
             ("minimal_client_round_trip_ms", String(format: "%.2f", median(minimal))),
             ("ratio_open_vs_minimal", String(format: "%.2f", median(linkd) / median(minimal))),
+            ("open_round_trip_no_program_ms", String(format: "%.2f", median(linkdQueued))),
+            ("minimal_client_round_trip_no_program_ms", String(format: "%.2f", median(minimalQueued))),
+            ("ratio_open_vs_minimal_no_program", String(format: "%.2f", median(linkdQueued) / median(minimalQueued))),
             ("round_trips_measured", String(rounds)),
             ("links_per_second_route_only", String(format: "%.0f", Double(count) / (routeMilliseconds / 1e3))),
             ("links_per_second_exec", String(format: "%.0f", Double(execCount) / (execMilliseconds / 1e3))),
             ("daemon_rss_idle_mib", String(format: "%.1f", idle)),
             ("daemon_rss_after_10000_links_mib", String(format: "%.1f", after)),
         ]
+        results.append(("linkd_binary_bytes", String(strippedSize(of: linkdPath))))
+        if let reason = ColdClickBenchmark.unavailableReason {
+            print("cold_click: skipped (\(reason))")
+        } else {
+            let click = try ColdClickBenchmark.run(linkd: linkdPath, rounds: 31)
+            results += [
+                ("cold_click_ms", String(format: "%.2f", click.cold)),
+                ("warm_click_under_systemd_ms", String(format: "%.2f", click.warm)),
+            ]
+        }
         for (name, value) in results { print("\(name): \(value)") }
     }
 }
