@@ -11,6 +11,25 @@ import Testing
         #expect(MimeAppsList(list.text) == list)
     }
 
+    /// A CR LF file's headers end in a CR: they are its sections all the same (an edit went to a second section of
+    /// the same name), and what linkd writes there ends in CR LF like its neighbours.
+    @Test func readsAndEditsTheSectionsOfACRLFFile() {
+        let text =
+            "[Default Applications]\r\ntext/html=firefox.desktop\r\n\r\n[Added Associations]\r\nimage/png=eog.desktop;\r\n"
+        var list = MimeAppsList(text)
+        #expect(list.value("text/html", in: MimeAppsList.defaults) == "firefox.desktop")
+        #expect(list.keys(in: MimeAppsList.added) == ["image/png"])
+        list.set("x-scheme-handler/myapp", "linkd.desktop", in: MimeAppsList.defaults)
+        #expect(
+            list.text
+                == "[Default Applications]\r\ntext/html=firefox.desktop\r\nx-scheme-handler/myapp=linkd.desktop\r\n\r\n"
+                + "[Added Associations]\r\nimage/png=eog.desktop;\r\n"
+        )
+        #expect(list.value("x-scheme-handler/myapp", in: MimeAppsList.defaults) == "linkd.desktop")
+        list.remove("linkd.desktop", from: "x-scheme-handler/myapp", in: MimeAppsList.defaults)
+        #expect(list.text == text)
+    }
+
     @Test func keepsALastLineThatEndsInACarriageReturn() {
         var list = MimeAppsList("[X]\nk=v\r")
         #expect(list.text == "[X]\nk=v\r\n")

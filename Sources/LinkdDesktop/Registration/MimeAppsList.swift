@@ -20,22 +20,36 @@ package struct MimeAppsList: Sendable, Equatable {
     /// The file's text.
     package var text: String { lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n" }
 
-    private func section(of index: Int) -> String? {
-        for line in lines[...index].reversed() where line.hasPrefix("[") && line.hasSuffix("]") {
-            return String(line.dropFirst().dropLast())
+    /// The section a header line opens (`[Name]`, or `[Name]` and a CR, as a file with CR LF line ends has it), or
+    /// `nil` for any other line.
+    private static func header(_ line: String) -> String? {
+        let line = line.hasSuffix("\r") ? line.dropLast() : Substring(line)
+        guard line.hasPrefix("["), line.hasSuffix("]") else { return nil }
+        return String(line.dropFirst().dropLast())
+    }
+
+    /// The section each line is in, by index (a header is in its own), read in one pass: a lookup stays linear in
+    /// the file's length however long the file is.
+    private var sections: [String?] {
+        var current: String?
+        return lines.map { line in
+            if let name = Self.header(line) { current = name }
+            return current
         }
-        return nil
     }
 
     private func keyIndex(_ key: String, in section: String) -> Int? {
-        lines.indices.first { index in
-            lines[index].hasPrefix(key + "=") && self.section(of: index) == section
-        }
+        let sections = self.sections
+        let prefix = key + "="
+        return lines.indices.first { index in sections[index] == section && lines[index].hasPrefix(prefix) }
     }
 
     /// The value of `key` in `section`, or `nil`.
     package func value(_ key: String, in section: String) -> String? {
-        keyIndex(key, in: section).map { String(lines[$0].dropFirst(key.count + 1)) }
+        keyIndex(key, in: section).map { index in
+            let value = lines[index].dropFirst(key.count + 1)
+            return String(value.hasSuffix("\r") ? value.dropLast() : value)
+        }
     }
 
     /// The line of `key` in `section` exactly as it is written, or `nil`.
@@ -45,9 +59,10 @@ package struct MimeAppsList: Sendable, Equatable {
 
     /// The keys of `section`, in file order.
     package func keys(in section: String) -> [String] {
-        lines.indices.compactMap { index in
-            guard let equals = lines[index].firstIndex(of: "="), !lines[index].hasPrefix("#"),
-                self.section(of: index) == section
+        let sections = self.sections
+        return lines.indices.compactMap { index in
+            guard sections[index] == section, let equals = lines[index].firstIndex(of: "="),
+                !lines[index].hasPrefix("#")
             else { return nil }
             return String(lines[index][..<equals])
         }
@@ -55,7 +70,7 @@ package struct MimeAppsList: Sendable, Equatable {
 
     /// Whether the list holds nothing but section headers and blank lines.
     package var hasNoEntries: Bool {
-        lines.allSatisfy { $0.isEmpty || ($0.hasPrefix("[") && $0.hasSuffix("]")) }
+        lines.allSatisfy { $0.isEmpty || Self.header($0) != nil }
     }
 
     /// The desktop file ids of a value: `a.desktop;b.desktop;` is both.
@@ -72,14 +87,14 @@ package struct MimeAppsList: Sendable, Equatable {
     /// there, after the section's last entry, adding the section at the end when it is missing.
     package mutating func setLine(_ line: String, for key: String, in section: String) {
         if let index = keyIndex(key, in: section) {
-            lines[index] = line
+            lines[index] = Self.ending(line, like: lines[index])
             return
         }
-        if let header = lines.firstIndex(of: "[" + section + "]") {
+        if let header = lines.firstIndex(where: { Self.header($0) == section }) {
             var end = header + 1
-            while end < lines.count && !lines[end].hasPrefix("[") { end += 1 }
-            while end > header + 1 && lines[end - 1].isEmpty { end -= 1 }
-            lines.insert(line, at: end)
+            while end < lines.count && Self.header(lines[end]) == nil { end += 1 }
+            while end > header + 1 && (lines[end - 1].isEmpty || lines[end - 1] == "\r") { end -= 1 }
+            lines.insert(Self.ending(line, like: lines[header]), at: end)
         } else {
             if let last = lines.last, !last.isEmpty { lines.append("") }
             lines += ["[" + section + "]", line]
@@ -89,13 +104,18 @@ package struct MimeAppsList: Sendable, Equatable {
     /// Removes `desktopID` from `key` in `section` (a `;`-list or a single value); the line goes when nothing is left.
     package mutating func remove(_ desktopID: String, from key: String, in section: String) {
         guard let index = keyIndex(key, in: section) else { return }
-        let items = Self.desktopIDs(in: String(lines[index].dropFirst(key.count + 1)))
+        let items = Self.desktopIDs(in: value(key, in: section) ?? "")
         let kept = items.filter { $0 != desktopID }
         guard kept.count != items.count else { return }
         if kept.isEmpty {
             lines.remove(at: index)
         } else {
-            lines[index] = key + "=" + kept.joined(separator: ";") + ";"
+            lines[index] = Self.ending(key + "=" + kept.joined(separator: ";") + ";", like: lines[index])
         }
+    }
+
+    /// `line` with a CR at its end when `neighbour` has one: an edit keeps a CR LF file's line ends.
+    private static func ending(_ line: String, like neighbour: String) -> String {
+        neighbour.hasSuffix("\r") && !line.hasSuffix("\r") ? line + "\r" : line
     }
 }
