@@ -13,7 +13,7 @@ import Testing
 
     /// A CR LF file's headers end in a CR: they are its sections all the same (an edit went to a second section of
     /// the same name), and what linkd writes there ends in CR LF like its neighbours.
-    @Test func readsAndEditsTheSectionsOfACRLFFile() {
+    @Test func readsAndEditsTheSectionsOfACRLFFile() throws {
         let text =
             "[Default Applications]\r\ntext/html=firefox.desktop\r\n\r\n[Added Associations]\r\nimage/png=eog.desktop;\r\n"
         var list = MimeAppsList(text)
@@ -26,6 +26,8 @@ import Testing
                 + "[Added Associations]\r\nimage/png=eog.desktop;\r\n"
         )
         #expect(list.value("x-scheme-handler/myapp", in: MimeAppsList.defaults) == "linkd.desktop")
+        let line = try #require(list.line("x-scheme-handler/myapp", in: MimeAppsList.defaults))
+        #expect(MimeAppsList.desktopIDs(in: String(line.split(separator: "=")[1])) == ["linkd.desktop"])
         list.remove("linkd.desktop", from: "x-scheme-handler/myapp", in: MimeAppsList.defaults)
         #expect(list.text == text)
     }

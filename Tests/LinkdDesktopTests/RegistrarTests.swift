@@ -144,4 +144,20 @@ import Testing
         }
         #expect(folders.text("config/mimeapps.list") == Self.notes)
     }
+    /// A CR LF mimeapps.list (written on another system): linkd's line goes into its section, and unregister puts
+    /// the file back byte for byte (found by the desktop fuzz target's review: the header was not read as one).
+    @Test func aCRLFListIsEditedInPlaceAndPutBackByteForByte() throws {
+        let folders = Folders()
+        let original = "[Default Applications]\r\nx-scheme-handler/myapp=com.example.Notes.desktop\r\n"
+        try folders.write(original, "config/mimeapps.list")
+        let registered = try folders.registrar.register(["myapp"], executable: "/usr/bin/linkd")
+        #expect(registered.summary == "registered: myapp (was: com.example.Notes.desktop)")
+        #expect(
+            folders.text("config/mimeapps.list") == "[Default Applications]\r\nx-scheme-handler/myapp=linkd.desktop\r\n"
+        )
+        #expect(try folders.registrar.registeredSchemes() == ["myapp"])
+        let unregistered = try folders.registrar.unregister()
+        #expect(unregistered.summary == "unregistered: myapp (restored: com.example.Notes.desktop)")
+        #expect(folders.text("config/mimeapps.list") == original)
+    }
 }

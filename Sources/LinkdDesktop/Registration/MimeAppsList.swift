@@ -73,9 +73,10 @@ package struct MimeAppsList: Sendable, Equatable {
         lines.allSatisfy { $0.isEmpty || Self.header($0) != nil }
     }
 
-    /// The desktop file ids of a value: `a.desktop;b.desktop;` is both.
+    /// The desktop file ids of a value: `a.desktop;b.desktop;` is both (a CR at its end, from a CR LF file, is not
+    /// part of the last).
     package static func desktopIDs(in value: String) -> [String] {
-        value.split(separator: ";").map(String.init)
+        (value.hasSuffix("\r") ? value.dropLast() : Substring(value)).split(separator: ";").map(String.init)
     }
 
     /// Sets `key=value` in `section`, adding the section at the end when it is missing.
