@@ -37,4 +37,13 @@ import Testing
         #expect(entry.text.contains("\nExec=\"/opt/my apps/linkd\" open %u\n"))
         #expect(entry.schemes == ["a", "b"])
     }
+
+    /// An entry with CR LF line ends (edited on another system) is read line by line all the same: a split at
+    /// `"\n"` as a Character saw one line, no `MimeType=` and no `Exec=`.
+    @Test func readsAnEntryWithCRLFLineEnds() {
+        let text = "[Desktop Entry]\r\nExec=/usr/bin/linkd open %u\r\nMimeType=x-scheme-handler/myapp;\r\n"
+        #expect(DesktopEntry.schemes(in: text) == ["myapp"])
+        #expect(DesktopEntry.execProblem(in: text) == nil)
+        #expect(DesktopEntry.execProblem(in: "[Desktop Entry]\r\nExec=/usr/bin/linkd open\r\n") != nil)
+    }
 }

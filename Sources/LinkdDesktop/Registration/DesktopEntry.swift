@@ -28,13 +28,22 @@ package struct DesktopEntry: Sendable, Equatable {
         """
     }
 
+    /// The lines of `text`, split at each LF scalar; a CR before it (a CR LF file) is not part of its line. (A split
+    /// at `"\n"` as a Character would not split a CR LF, which Swift reads as one Character.)
+    static func lines(of text: String) -> [String] {
+        text.unicodeScalars.split(separator: "\n").map { scalars in
+            let line = scalars.last == "\r" ? scalars.dropLast() : scalars[...]
+            return String(String.UnicodeScalarView(line))
+        }
+    }
+
     private static func quoteIfNeeded(_ path: String) -> String {
         path.contains(where: { " \t\"'\\$`".contains($0) }) ? "\"" + path.replacing("\"", with: "\\\"") + "\"" : path
     }
 
     /// The schemes an existing linkd.desktop declares (`MimeType=x-scheme-handler/…;`).
     package static func schemes(in text: String) -> [String] {
-        for line in text.split(separator: "\n") where line.hasPrefix("MimeType=") {
+        for line in lines(of: text) where line.hasPrefix("MimeType=") {
             return line.dropFirst("MimeType=".count).split(separator: ";").compactMap { type in
                 type.hasPrefix("x-scheme-handler/") ? String(type.dropFirst("x-scheme-handler/".count)) : nil
             }
@@ -47,7 +56,7 @@ package struct DesktopEntry: Sendable, Equatable {
     ///
     /// - Returns: the problem, or `nil` when the line is right.
     package static func execProblem(in text: String) -> String? {
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Exec=") }) else {
+        guard let line = lines(of: text).first(where: { $0.hasPrefix("Exec=") }) else {
             return "there is no Exec= line"
         }
         let words = line.dropFirst("Exec=".count).split(separator: " ")
