@@ -8,7 +8,10 @@ extension FuzzTarget {
         let text = String(decoding: bytes, as: UTF8.self)
         _ = DesktopEntry.execProblem(in: text)
         let schemes = DesktopEntry.schemes(in: text).filter(isScheme).map { $0.lowercased() }
-        let executable = text.split(separator: "\n").first { $0.hasPrefix("/") && $0.count < 200 }.map(String.init)
+        // A path from the input's lines, as linkd would register it: one with a line break is refused by
+        // `Registrar.register` (a desktop entry's line cannot hold it), so it never reaches an entry.
+        let executable = text.unicodeScalars.split(separator: "\n").map { String(String.UnicodeScalarView($0)) }
+            .first { $0.hasPrefix("/") && $0.count < 200 && Registrar.isWritablePath($0) }
         let entry = DesktopEntry(executable: executable ?? "/usr/bin/linkd", schemes: schemes)
         require(DesktopEntry.schemes(in: entry.text) == entry.schemes, "an entry reads back other schemes")
         require(DesktopEntry.execProblem(in: entry.text) == nil, "linkd's own Exec= fails its check")

@@ -160,4 +160,15 @@ import Testing
         #expect(unregistered.summary == "unregistered: myapp (restored: com.example.Notes.desktop)")
         #expect(folders.text("config/mimeapps.list") == original)
     }
+
+    /// A linkd whose path has a line break cannot be named in an `Exec=` line (the entry would end its line inside
+    /// the path): registering refuses, naming why, and writes nothing (found by the desktop fuzz target).
+    @Test func aPathWithALineBreakIsRefusedAndNothingWritten() throws {
+        let folders = Folders()
+        #expect(throws: Registrar.Problem.self) {
+            try folders.registrar.register(["myapp"], executable: "/opt/a\r\nb/linkd")
+        }
+        #expect(folders.text("data/applications/linkd.desktop") == nil)
+        #expect(folders.text("config/mimeapps.list") == nil)
+    }
 }

@@ -7,6 +7,12 @@ extension Registrar {
     ///
     /// - Throws: ``Problem`` for a scheme linkd never registers, or a file it cannot read or write.
     package func register(_ schemes: [String], executable: String) throws(Problem) -> Outcome {
+        guard Self.isWritablePath(executable) else {
+            throw Problem(
+                description: "linkd's path has a line break, which a desktop entry's Exec= line cannot hold; "
+                    + "install linkd at a path without one"
+            )
+        }
         var validated: [String] = []
         for scheme in schemes {
             let lowered = try Self.validate(scheme)
@@ -131,6 +137,11 @@ extension Registrar {
             }
         }
         return schemes.sorted()
+    }
+
+    /// Whether `path` can stand in an `Exec=` line: it holds no CR and no LF.
+    package static func isWritablePath(_ path: String) -> Bool {
+        !path.unicodeScalars.contains { $0 == "\n" || $0 == "\r" }
     }
 
     /// `x-scheme-handler/<scheme>`.
