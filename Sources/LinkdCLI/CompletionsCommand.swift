@@ -5,7 +5,7 @@ import LinkdDesktop
 /// complete from the installed apps.d folders.
 struct CompletionsCommand: Command {
     /// A shell linkd has a completion script for.
-    enum Shell: String, CaseIterable {
+    enum Shell: String {
         case bash, zsh, fish
 
         /// The script, as the package installs it.

@@ -52,7 +52,7 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
-        if isFinished && jobs.isEmpty && !isRunning {
+        if !isRunning {  // the thread ended: finished, with its queue empty
             condition.unlock()
             let executor = asUnownedTaskExecutor()
             DispatchQueue.global().async { job.runSynchronously(on: executor) }

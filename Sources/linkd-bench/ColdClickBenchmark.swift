@@ -7,7 +7,9 @@ import LinkdSystem
 /// costs when linkd has been idle. Needs root (the manager runs in a private mount namespace, with a tmpfs on
 /// /run/systemd); elsewhere the figures are skipped, saying why.
 enum ColdClickBenchmark {
-    /// A user manager of its own, in a private mount namespace, with linkd's units and one app.
+    /// A user manager of its own, in a private mount namespace, with linkd's units and one app. (The tests'
+    /// `SystemdUserManager` does the same, but LinkdTestSupport links Swift Testing, which a statically linked
+    /// release benchmark cannot.)
     final class Manager {
         let root = URL(fileURLWithPath: "/tmp/linkd-bench-sd-\(getpid())")
         var home: URL { root.appendingPathComponent("home") }

@@ -46,10 +46,13 @@ package struct MimeAppsList: Sendable, Equatable {
 
     /// The value of `key` in `section`, or `nil`.
     package func value(_ key: String, in section: String) -> String? {
-        keyIndex(key, in: section).map { index in
-            let value = lines[index].dropFirst(key.count + 1)
-            return String(value.hasSuffix("\r") ? value.dropLast() : value)
-        }
+        keyIndex(key, in: section).map { value(of: key, at: $0) }
+    }
+
+    /// The value of the line at `index`, which is `key`'s, without the CR of a CR LF file.
+    private func value(of key: String, at index: Int) -> String {
+        let value = lines[index].dropFirst(key.count + 1)
+        return String(value.hasSuffix("\r") ? value.dropLast() : value)
     }
 
     /// The line of `key` in `section` exactly as it is written, or `nil`.
@@ -105,7 +108,7 @@ package struct MimeAppsList: Sendable, Equatable {
     /// Removes `desktopID` from `key` in `section` (a `;`-list or a single value); the line goes when nothing is left.
     package mutating func remove(_ desktopID: String, from key: String, in section: String) {
         guard let index = keyIndex(key, in: section) else { return }
-        let items = Self.desktopIDs(in: value(key, in: section) ?? "")
+        let items = Self.desktopIDs(in: value(of: key, at: index))
         let kept = items.filter { $0 != desktopID }
         guard kept.count != items.count else { return }
         if kept.isEmpty {
