@@ -1,16 +1,57 @@
 /// Why a link matched no route: the nearest registered patterns and where each one parted from the link.
 ///
 /// This is what a person sees when a click does nothing, so each mismatch names the part and both values.
+///
+/// A router's explanation is worked out when it is read (each time), so a miss nobody explains costs no more than
+/// a hit.
 public struct RouteExplanation: Sendable, Hashable, CustomStringConvertible {
+    private typealias Parts = (link: String, candidates: [Candidate])
+
+    private enum Content: Sendable {
+        case given(link: String, candidates: [Candidate])
+        case deferred(@Sendable () -> Parts)
+    }
+
+    private var content: Content
+
+    private var parts: Parts {
+        switch content {
+        case .given(let link, let candidates): (link, candidates)
+        case .deferred(let make): make()
+        }
+    }
+
     /// The link as far as patterns read it: scheme, host, port and path (no query or fragment, so no tokens).
-    public var link: String
+    public var link: String {
+        get { parts.link }
+        set { content = .given(link: newValue, candidates: candidates) }
+    }
+
     /// The nearest candidates, best first; empty when nothing is registered.
-    public var candidates: [Candidate]
+    public var candidates: [Candidate] {
+        get { parts.candidates }
+        set { content = .given(link: link, candidates: newValue) }
+    }
 
     /// Creates an explanation.
     public init(link: String, candidates: [Candidate]) {
-        self.link = link
-        self.candidates = candidates
+        content = .given(link: link, candidates: candidates)
+    }
+
+    /// An explanation that `make` works out when it is read.
+    init(_ make: @escaping @Sendable () -> (link: String, candidates: [Candidate])) {
+        content = .deferred(make)
+    }
+
+    public static func == (lhs: RouteExplanation, rhs: RouteExplanation) -> Bool {
+        let (left, right) = (lhs.parts, rhs.parts)
+        return left.link == right.link && left.candidates == right.candidates
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        let parts = parts
+        hasher.combine(parts.link)
+        hasher.combine(parts.candidates)
     }
 
     /// One registered pattern and why it did not match.
@@ -63,6 +104,7 @@ public struct RouteExplanation: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
+        let (link, candidates) = parts
         guard !candidates.isEmpty else { return "no route for '\(link)'" }
         return "no route for '\(link)'; nearest: " + candidates.map(\.description).joined(separator: "; ")
     }

@@ -30,32 +30,38 @@ struct RouteTrie: Sendable {
     }
 
     /// The owner of the authority keys in `edges`: the roots hang off no node.
-    private static let rootOwner = -1
+    static let rootOwner = -1
 
-    private var nodes: [Node] = []
+    private(set) var nodes: [Node] = []
     /// Child nodes by parent and literal segment; the roots by authority (`scheme://host:port`).
-    private var edges = ByteKeyTable()
+    private(set) var edges = ByteKeyTable()
     /// Linked lists of entries, in declaration order: each element's entry and the index of the next, or -1.
     private var lists: [(entry: Int, next: Int)] = []
+    /// For each node, the first entries below it: what an explanation reads, never a lookup.
+    private(set) var below: [NodeEntries] = []
+    /// The first entries of each scheme, host and port: the explanation's candidates from other authorities.
+    private(set) var authorities = AuthorityEntries()
 
     /// Adds entry `entry` with `pattern`.
     mutating func insert(_ pattern: RoutePattern, entry: Int) {
+        authorities.add(pattern, entry: entry)
         var node = child(of: Self.rootOwner, Array(pattern.authorityKey.utf8))
+        below[node].add(entry)
         for segment in pattern.segments {
             switch segment {
             case .literal(let text):
                 nodes[node].hasLiterals = true
-                node = child(of: node, Array(text.utf8))
+                let literal = child(of: node, Array(text.utf8))
+                below[node].literalChildren.add(entry, group: literal)
+                node = literal
             case .capture:
-                if nodes[node].capture < 0 {
-                    nodes.append(Node())
-                    nodes[node].capture = nodes.count - 1
-                }
+                if nodes[node].capture < 0 { nodes[node].capture = makeNode() }
                 node = nodes[node].capture
             case .rest:
                 nodes[node].rest = appending(entry, to: nodes[node].rest)
                 return
             }
+            below[node].add(entry)
         }
         nodes[node].terminal = appending(entry, to: nodes[node].terminal)
     }
@@ -63,8 +69,15 @@ struct RouteTrie: Sendable {
     /// The child of `parent` for `key`, made when missing.
     private mutating func child(of parent: Int, _ key: [UInt8]) -> Int {
         if let existing = edges.find(parent, key) { return existing }
+        let node = makeNode()
+        edges.set(parent, key, to: node)
+        return node
+    }
+
+    /// A new node, with nothing below it yet.
+    private mutating func makeNode() -> Int {
         nodes.append(Node())
-        edges.set(parent, key, to: nodes.count - 1)
+        below.append(NodeEntries())
         return nodes.count - 1
     }
 
@@ -119,7 +132,7 @@ struct RouteTrie: Sendable {
     }
 
     /// Calls `body` with each entry of the list at `head` until it answers `true`; whether it did.
-    private func each(_ head: Int, _ body: (Int) -> Bool) -> Bool {
+    func each(_ head: Int, _ body: (Int) -> Bool) -> Bool {
         var index = head
         while index >= 0 {
             if body(lists[index].entry) { return true }

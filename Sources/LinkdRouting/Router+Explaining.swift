@@ -4,40 +4,47 @@ extension Router {
 
     /// Why `link` matches none of the registered patterns: the nearest candidates, best first.
     ///
-    /// For a link that does match, the candidates that did not are explained all the same.
+    /// For a link that does match, the candidates that did not are explained all the same. The explanation is
+    /// worked out each time it is read, from the trie, so one that nobody reads costs nothing.
     public func explain(_ link: LinkURL) -> RouteExplanation {
         explanation(for: link, failures: [:])
     }
 
     func explanation(for link: LinkURL, failures: [Int: LinkRefusal]) -> RouteExplanation {
+        RouteExplanation { [self] in nearest(to: link, failures: failures) }
+    }
+
+    /// The link as patterns read it and its nearest candidates: the patterns whose builders refused it, then
+    /// those it got furthest along, in declaration order among equals.
+    private func nearest(
+        to link: LinkURL,
+        failures: [Int: LinkRefusal]
+    ) -> (link: String, candidates: [RouteExplanation.Candidate]) {
         let segments = link.withBytes { bytes in
             ((try? link.routingSegments(bytes)) ?? []).map { segment in
                 switch segment {
-                case .raw(let range): String(decoding: bytes[range], as: UTF8.self)
-                case .decoded(let decoded): String(decoding: decoded, as: UTF8.self)
+                case .raw(let range): Array(bytes[range])
+                case .decoded(let decoded): decoded
                 }
             }
         }
-        var ranked: [(score: Int, candidate: RouteExplanation.Candidate)] = []
-        for (index, entry) in entries.enumerated() {
-            let mismatch: RouteExplanation.Mismatch
-            let score: Int
-            if let refusal = failures[index] {
-                (mismatch, score) = (.refused(refusal), Int.max)
-            } else if let found = Self.mismatch(entry.pattern, link, segments) {
-                (mismatch, score) = found
-            } else {
-                continue
-            }
-            ranked.append((score, RouteExplanation.Candidate(pattern: entry.pattern.text, mismatch: mismatch)))
-        }
-        let nearest = ranked.enumerated()
-            .sorted { ($0.element.score, -$0.offset) > ($1.element.score, -$1.offset) }
+        let host = link.host?.description
+        var ranked = trie.partings(scheme: link.scheme, host: host, port: link.port, segments: segments)
+        ranked += failures.keys.map { (Int.max, $0) }
+        let texts = segments.map { String(decoding: $0, as: UTF8.self) }
+        let nearest = ranked.sorted { ($0.score, -$0.entry) > ($1.score, -$1.entry) }
             .prefix(Self.explanationLimit)
-            .map(\.element.candidate)
+            .compactMap { parting -> RouteExplanation.Candidate? in
+                let pattern = entries[parting.entry].pattern
+                if let refusal = failures[parting.entry] {
+                    return RouteExplanation.Candidate(pattern: pattern.text, mismatch: .refused(refusal))
+                }
+                guard let (mismatch, _) = Self.mismatch(pattern, link, texts) else { return nil }
+                return RouteExplanation.Candidate(pattern: pattern.text, mismatch: mismatch)
+            }
         var text = link.scheme + ":"
-        if let host = link.host { text += "//" + host.description + (link.port.map { ":" + String($0) } ?? "") }
-        return RouteExplanation(link: text + link.pathname, candidates: nearest)
+        if let host { text += "//" + host + (link.port.map { ":" + String($0) } ?? "") }
+        return (text + link.pathname, nearest)
     }
 
     /// The first difference between `pattern` and the link, and how far the link got (higher is nearer).
@@ -57,7 +64,7 @@ extension Router {
                 return (.missingSegment(index: index + 1, expected: text(of: segment)), 3 + index)
             }
             switch segment {
-            case .literal(let literal) where literal != segments[index]:
+            case .literal(let literal) where !literal.utf8.elementsEqual(segments[index].utf8):  // as the trie compares
                 return (.segment(index: index + 1, expected: literal, actual: segments[index]), 3 + index)
             case .rest: return nil
             case .literal, .capture: continue

@@ -35,11 +35,11 @@ enum RouteBenchmark {
 
     /// Nanoseconds per link for each body: the median of `rounds` timed passes over `links`, each pass repeated
     /// `repeats` times. The bodies take turns within each round, so that noise on the machine lands on all of them.
-    static func measure(
-        _ links: [String],
+    static func measure<Link>(
+        _ links: [Link],
         rounds: Int = 31,
         repeats: Int = 200,
-        _ bodies: [(String) -> Int]
+        _ bodies: [(Link) -> Int]
     ) -> [Double] {
         var sink = 0
         var samples = [[Double]](repeating: [], count: bodies.count)
@@ -89,6 +89,7 @@ enum RouteBenchmark {
         results.append(("ns_per_link_urlcomponents", format(baseline)))
         results.append(("ratio_vs_urlcomponents", format(baseline / at1000, digits: 2)))
         results.append(("ratio_1000_vs_10", format(at1000 / at10, digits: 2)))
+        results += misses()
         for (name, value) in results { print("\(name): \(value)") }
     }
 
