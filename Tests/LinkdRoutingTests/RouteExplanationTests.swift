@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func namesTheCandidatesThatComparingWithEveryPatternNames() throws {
-        var generator = SplitMix(seed: 20_261_201)
+        var generator = SplitMix64(seed: 20_261_201)
         var checked = 0
         for _ in 0..<300 {
             var router = Router<Int>()
@@ -78,19 +78,6 @@ import Testing
             #expect(explanation.description == "no route for 'myapp://note'")
             #expect(explanation == RouteExplanation(link: "myapp://note", candidates: []))
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure shows again with the same seed.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }
 
