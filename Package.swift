@@ -96,6 +96,8 @@ let package = Package(
         .executableTarget(
             name: "linkd-bench",
             dependencies: ["LinkdRouting", "LinkdSystem"],
+            // The real links of the format tests (backends' own tests and documentation), one per line.
+            resources: [.embedInCode("Links/real-links.txt")],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
