@@ -17,6 +17,7 @@ enum HostParser {
             output.append(bytes)
             return .opaque
         }
+        if isSpecial, let kind = appendSimpleHost(bytes, into: &output) { return kind }
         let host = try parse(Array(bytes)[...], isSpecial: isSpecial)
         output.append(host.description)
         switch host {
@@ -25,6 +26,43 @@ enum HostParser {
         case .ipv4(let address): return .ipv4(address)
         case .ipv6: return .ipv6
         }
+    }
+
+    /// Appends a special host that needs no more than lower-casing (ASCII labels of letters, digits and `-`, none
+    /// empty and none `xn--`) or is an IPv4 address in its own dotted-decimal form; `nil` (nothing appended) for
+    /// any other, which the general reading takes.
+    private static func appendSimpleHost(
+        _ bytes: UnsafeBufferPointer<UInt8>.SubSequence,
+        into output: inout OutputBuffer
+    ) -> LinkURL.Layout.HostKind? {
+        if IPv4Parser.mayEndInNumber(bytes) {
+            guard let address = IPv4Parser.parseDottedDecimal(bytes) else { return nil }
+            output.append(bytes)
+            return .ipv4(address)
+        }
+        var labelStart = bytes.startIndex
+        for index in bytes.indices {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                continue
+            case UInt8(ascii: "-"):
+                if index == labelStart + 2 && bytes[labelStart] | 0x20 == UInt8(ascii: "x")
+                    && bytes[labelStart + 1] | 0x20 == UInt8(ascii: "n")
+                {
+                    return nil
+                }
+            case UInt8(ascii: "."):
+                guard index > labelStart else { return nil }
+                labelStart = index + 1
+            default:
+                return nil
+            }
+        }
+        guard labelStart < bytes.endIndex else { return nil }
+        for byte in bytes { output.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) }
+        return .domain
     }
 
     /// Bytes that make an opaque host more than a copy: non-ASCII, `[`, and the forbidden host code points.
@@ -131,6 +169,30 @@ enum IPv4Parser {
         if end > bytes.startIndex && bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
         let lastDot = bytes[bytes.startIndex..<end].lastIndex(of: UInt8(ascii: ".")).map { $0 + 1 } ?? bytes.startIndex
         return lastDot < end && bytes[lastDot] >= UInt8(ascii: "0") && bytes[lastDot] <= UInt8(ascii: "9")
+    }
+
+    /// The address of a host in the form IPv4 addresses serialise to (four decimal parts of 0 to 255 without
+    /// leading zeros, no trailing dot), or `nil` for any other host.
+    static func parseDottedDecimal(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> UInt32? {
+        var address: UInt32 = 0
+        var part: UInt32 = 0
+        var digits = 0
+        var parts = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, parts < 3 else { return nil }
+                address = address << 8 | part
+                (part, digits, parts) = (0, 0, parts + 1)
+                continue
+            }
+            let digit = UInt32(byte &- UInt8(ascii: "0"))
+            guard digit < 10, digits < 3, digits == 0 || part != 0 else { return nil }
+            part = part * 10 + digit
+            digits += 1
+            guard part <= 255 else { return nil }
+        }
+        guard digits > 0, parts == 3 else { return nil }
+        return address << 8 | part
     }
 
     /// The address, or `nil` when a part is not a number or a value is out of range.

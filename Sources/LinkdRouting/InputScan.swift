@@ -74,7 +74,7 @@ struct InputScan {
     ///   `bad_percent_encoding` — in that order of precedence.
     init(_ input: UnsafeBufferPointer<UInt8>) throws(RouteError) {
         scan(input)  // in place: a copy of the finished scan would read its flags' fresh stores as wider words
-        if hasOffence || needsEncoding && input.contains(where: { $0 >= 0x80 }) {
+        if hasOffence || needsEncoding && input.contains(where: { $0 >= 0x80 }) && !InputCheck.isClean(input) {
             // The slow path reads scalars, so that Unicode white space and C1 controls are refused too, and names
             // the first offence in the order of precedence.
             try InputCheck.check(Array(input))

@@ -232,15 +232,22 @@ enum LinkURLParser {
 
     private static func readPort(_ digits: Bytes.SubSequence) throws(RouteError) -> UInt16? {
         guard !digits.isEmpty else { return nil }
-        let text = String(decoding: digits, as: UTF8.self)
         var value = 0
         for byte in digits {
             guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else {
-                throw .refused(.badPort, part: .port, "port '\(text)' is not a number")
+                throw .refused(
+                    .badPort,
+                    part: .port,
+                    "port '\(String(decoding: digits, as: UTF8.self))' is not a number"
+                )
             }
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
             guard value <= Int(UInt16.max) else {
-                throw .refused(.badPort, part: .port, "port '\(text)' is out of range")
+                throw .refused(
+                    .badPort,
+                    part: .port,
+                    "port '\(String(decoding: digits, as: UTF8.self))' is out of range"
+                )
             }
         }
         return UInt16(value)

@@ -227,7 +227,7 @@ struct ParameterTable: Sendable {
     }
 
     private static func isUTF8(_ text: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        !text.hasPercent || String(validating: text.decoded(bytes), as: UTF8.self) != nil
+        !text.hasPercent || PercentEncoding.decodesToUTF8(bytes[text.range])
     }
 
     private mutating func append(_ entry: Entry) {

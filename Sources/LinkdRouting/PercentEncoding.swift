@@ -55,6 +55,50 @@ public enum PercentEncoding {
         }
     }
 
+    /// Appends `bytes` to a link's serialisation, percent-encoding those in `set`: the runs between them are
+    /// copied whole.
+    static func append(
+        _ bytes: UnsafeBufferPointer<UInt8>.SubSequence,
+        to output: inout OutputBuffer,
+        encoding set: PercentEncodeSet
+    ) {
+        var runStart = bytes.startIndex
+        for index in bytes.indices where set.contains(bytes[index]) {
+            if runStart < index { output.append(bytes[runStart..<index]) }
+            let byte = bytes[index]
+            output.append(UInt8(ascii: "%"))
+            output.append(hexDigit(byte >> 4))
+            output.append(hexDigit(byte & 0x0F))
+            runStart = index + 1
+        }
+        if runStart < bytes.endIndex { output.append(bytes[runStart...]) }
+    }
+
+    /// The upper-case hex digit of `value` (0 to 15).
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") - 10 + value
+    }
+
+    /// Whether `bytes` (`+` read as a space) percent-decode to valid UTF-8: what decoding and validating would
+    /// answer, without building the decoded bytes.
+    static func decodesToUTF8(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        var validator = UTF8Validator()
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            var byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: "%"), index + 1 < bytes.endIndex,
+                let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1])
+            {
+                byte = high << 4 | low
+                index += 2
+            }
+            guard validator.accept(byte) else { return false }
+        }
+        return validator.isComplete
+    }
+
     /// The value of an ASCII hex digit, or `nil`.
     @inline(__always)
     static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -112,5 +156,39 @@ extension PercentEncoding {
             }
         }
         return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// UTF-8 validation a byte at a time, as strict as `String(validating:as:)`: no overlong form, no surrogate,
+/// nothing past U+10FFFF, no stray or missing continuation byte.
+struct UTF8Validator {
+    /// Continuation bytes still expected.
+    private var pending = 0
+    /// The range the next continuation byte must fall in (narrower after E0, ED, F0 and F4).
+    private var low: UInt8 = 0x80
+    private var high: UInt8 = 0xBF
+
+    /// Whether the bytes so far end on a whole scalar.
+    var isComplete: Bool { pending == 0 }
+
+    /// Takes the next byte; `false` when the bytes are not UTF-8.
+    mutating func accept(_ byte: UInt8) -> Bool {
+        if pending > 0 {
+            guard byte >= low && byte <= high else { return false }
+            (pending, low, high) = (pending - 1, 0x80, 0xBF)
+            return true
+        }
+        switch byte {
+        case 0x00...0x7F: return true
+        case 0xC2...0xDF: pending = 1
+        case 0xE0: (pending, low) = (2, 0xA0)
+        case 0xED: (pending, high) = (2, 0x9F)
+        case 0xE1...0xEF: pending = 2
+        case 0xF0: (pending, low) = (3, 0x90)
+        case 0xF4: (pending, high) = (3, 0x8F)
+        case 0xF1...0xF3: pending = 3
+        default: return false
+        }
+        return true
     }
 }

@@ -43,18 +43,21 @@ enum LinkSets {
             return link[..<hash] + "#/account/reset#" + link[link.index(after: hash)...]
         },
         Variant(name: "characters to encode") { link in
-            inserting("next=/my account/ünïcode|\"page\"", into: link)
+            inserting("next=/my-account/ünïcode|\"page\"<b>", into: link)
         },
     ]
 
     /// The realistic set: every real link, then six variants of each kind, made from every third real link it
     /// applies to.
-    static let realistic: [String] = {
-        var links = real
+    static let realistic: [String] = realisticByKind.map(\.link)
+
+    /// The realistic set, each link with its kind: `real` or the name of its variant.
+    static let realisticByKind: [(kind: String, link: String)] = {
+        var links = real.map { (kind: "real", link: $0) }
         for (number, variant) in variants.enumerated() {
             let made = real.indices.filter { ($0 + number) % 3 == 0 }.compactMap { variant.rewrite(real[$0]) }
             precondition(made.count >= 6, "six links of the kind \(variant.name)")
-            links += made.prefix(6)
+            links += made.prefix(6).map { (variant.name, $0) }
         }
         return links
     }()

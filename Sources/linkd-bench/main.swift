@@ -7,6 +7,9 @@ case "route":
 case "route-profile":
     // Only linkd's parse + route at 1,000 patterns, for a profiler to attribute.
     RouteBenchmark.profile()
+case "route-sets-profile":
+    // Each realistic link alone, linkd next to ada: where the general path loses.
+    RouteBenchmark.profileSets(kind: arguments.dropFirst().first)
 case "open":
     do {
         try OpenBenchmark.run()
