@@ -18,6 +18,14 @@ enum HostParser {
             return .opaque
         }
         if isSpecial, let kind = appendSimpleHost(bytes, into: &output) { return kind }
+        if bytes.count >= 2 && bytes.first == UInt8(ascii: "[") && bytes.last == UInt8(ascii: "]"),
+            let address = IPv6Address(bytes[(bytes.startIndex + 1)..<(bytes.endIndex - 1)])
+        {
+            output.append(UInt8(ascii: "["))
+            address.serialise(into: &output)
+            output.append(UInt8(ascii: "]"))
+            return .ipv6
+        }
         let host = try parse(Array(bytes)[...], isSpecial: isSpecial)
         output.append(host.description)
         switch host {
@@ -41,7 +49,7 @@ enum HostParser {
             return .ipv4(address)
         }
         var labelStart = bytes.startIndex
-        for index in bytes.indices {
+        for index in bytes.startIndex..<bytes.endIndex {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
@@ -81,7 +89,7 @@ enum HostParser {
 
     /// Reads the host of a link of a special scheme (`isSpecial`) or an opaque one.
     static func parse(_ bytes: ArraySlice<UInt8>, isSpecial: Bool) throws(RouteError) -> LinkHost {
-        let text = String(decoding: bytes, as: UTF8.self)
+        var text: String { String(decoding: bytes, as: UTF8.self) }  // for a refusal only
         if bytes.first == UInt8(ascii: "[") {
             guard bytes.count >= 2, bytes.last == UInt8(ascii: "]"),
                 let address = IPv6Address(bytes.dropFirst().dropLast())

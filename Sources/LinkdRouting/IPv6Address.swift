@@ -8,13 +8,19 @@ public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the text between `[` and `]`; `nil` when the standard's IPv6 parser fails on it.
     init?(_ input: ArraySlice<UInt8>) {
-        guard let pieces = Self.parse(Array(input)) else { return nil }
-        vector = SIMD8(pieces)
+        guard let vector = Array(input).withUnsafeBufferPointer(Self.parse) else { return nil }
+        self.vector = vector
+    }
+
+    /// Reads the text between `[` and `]` where it stands in a link; `nil` when the parser fails on it.
+    init?(_ input: UnsafeBufferPointer<UInt8>.SubSequence) {
+        guard let vector = Self.parse(UnsafeBufferPointer(rebasing: input)) else { return nil }
+        self.vector = vector
     }
 
     /// The WHATWG IPv6 parser, one state machine, kept as the standard writes it.
-    private static func parse(_ input: [UInt8]) -> [UInt16]? {
-        var address = [UInt16](repeating: 0, count: 8)
+    private static func parse(_ input: UnsafeBufferPointer<UInt8>) -> SIMD8<UInt16>? {
+        var address = SIMD8<UInt16>(repeating: 0)
         var pieceIndex = 0
         var compress: Int?
         var pointer = 0
@@ -61,7 +67,9 @@ public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
             var swaps = pieceIndex - compress
             pieceIndex = 7
             while pieceIndex != 0 && swaps > 0 {
-                address.swapAt(pieceIndex, compress + swaps - 1)
+                (address[pieceIndex], address[compress + swaps - 1]) = (
+                    address[compress + swaps - 1], address[pieceIndex]
+                )
                 pieceIndex -= 1
                 swaps -= 1
             }
@@ -73,9 +81,9 @@ public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a dotted IPv4 tail (`::ffff:1.2.3.4`) into two pieces.
     private static func parseIPv4Tail(
-        _ input: [UInt8],
+        _ input: UnsafeBufferPointer<UInt8>,
         from start: Int,
-        into address: inout [UInt16],
+        into address: inout SIMD8<UInt16>,
         at pieceIndex: inout Int
     ) -> Bool {
         var pointer = start
@@ -109,32 +117,44 @@ public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
 
     /// The compressed form the standard serialises (`::1`, `2001:db8::ff00:42:8329`), without brackets.
     public var description: String {
-        let pieces = pieces
-        var compress: Int?
+        var output: [UInt8] = []
+        serialise(into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Writes the compressed form (``description``) byte by byte, with no string in between.
+    func serialise(into output: inout some ByteOutput) {
+        var compress = -1
         var longest = 1
         var index = 0
         while index < 8 {
             var end = index
-            while end < 8 && pieces[end] == 0 { end += 1 }
+            while end < 8 && vector[end] == 0 { end += 1 }
             if end - index > longest {
                 longest = end - index
                 compress = index
             }
             index = end == index ? index + 1 : end
         }
-        var output = ""
         var ignoreZero = false
-        for (position, piece) in pieces.enumerated() {
+        for position in 0..<8 {
+            let piece = vector[position]
             if ignoreZero && piece == 0 { continue }
             ignoreZero = false
             if compress == position {
-                output += position == 0 ? "::" : ":"
+                output.append(UInt8(ascii: ":"))
+                if position == 0 { output.append(UInt8(ascii: ":")) }
                 ignoreZero = true
                 continue
             }
-            output += String(piece, radix: 16)
-            if position != 7 { output += ":" }
+            var shift = 12
+            while shift > 0 && piece >> UInt16(shift) == 0 { shift -= 4 }
+            while shift >= 0 {
+                let digit = UInt8(piece >> UInt16(shift) & 0xF)
+                output.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit)
+                shift -= 4
+            }
+            if position != 7 { output.append(UInt8(ascii: ":")) }
         }
-        return output
     }
 }

@@ -29,12 +29,12 @@ enum LinkURLParser {
         if tryPlain && !scan.needsEncoding, let layout = PlainLink.layout(input, scan) {
             return unchanged(input, original, layout)
         }
-        if tryVerbatim && !scan.needsEncoding {
+        if tryVerbatim && !scan.needsEncoding && !hasUpperCaseAuthority(input) {
             // Most links are already serialised: walk them comparing instead of writing, and copy nothing.
             var check = OutputBuffer(verifying: input)
             do throws(RouteError) {
-                let layout = try serialise(input, scan, into: &check)
-                if !check.diverged && check.count == input.count {
+                if let layout = try serialise(input, scan, into: &check), !check.diverged && check.count == input.count
+                {
                     return unchanged(input, original, layout)
                 }
             } catch {
@@ -60,18 +60,41 @@ enum LinkURLParser {
         return LinkURL(href: href, layout: layout)
     }
 
+    /// Whether a special scheme's link has an upper-case letter in its scheme or host: its serialisation then
+    /// differs from it there, and the parser writes it at once instead of first walking it comparing.
+    private static func hasUpperCaseAuthority(_ input: Bytes) -> Bool {
+        var index = 0
+        while index < input.count && input[index] != colon {
+            if input[index] &- UInt8(ascii: "A") < 26 { return true }
+            index += 1
+        }
+        // A special scheme's host is written in lower case; other hosts keep theirs.
+        guard index < input.count, case .special = SchemeKind(Bytes(rebasing: input[..<index])) else { return false }
+        index += 1
+        while index < input.count && input[index] == slash { index += 1 }
+        while index < input.count {
+            let byte = input[index]
+            if byte == slash || byte == question || byte == numberSign { return false }
+            if byte &- UInt8(ascii: "A") < 26 { return true }
+            index += 1
+        }
+        return false
+    }
+
     /// The link whose `href` is its input: `original` when given, else `input` as a string.
     private static func unchanged(_ input: Bytes, _ original: String?, _ layout: LinkURL.Layout) -> LinkURL {
         LinkURL(href: original ?? String(decoding: input, as: UTF8.self), bytes: input, layout: layout)
     }
 
-    /// Writes the serialisation of `input` and returns where its parts stand.
+    /// Writes the serialisation of `input` and returns where its parts stand; verifying, `nil` as soon as the
+    /// serialisation leaves the input (at the end of a part), as it is then written anyway.
     private static func serialise(
         _ input: Bytes,
         _ scan: InputScan,
         into output: inout OutputBuffer
-    ) throws(RouteError) -> LinkURL.Layout {
+    ) throws(RouteError) -> LinkURL.Layout? {
         let (afterScheme, defaultPort) = try readScheme(input, into: &output)
+        if output.diverged { return nil }
         let schemeEnd = output.count - 1
         let isSpecial = defaultPort != nil
         var index = afterScheme
@@ -101,6 +124,8 @@ enum LinkURLParser {
                 output.append(String(port))
             }
         }
+        // Verifying, the serialisation so far must stand where the input does (a default port dropped moves it).
+        if output.diverged || output.isVerifying && output.count != index { return nil }
 
         let queryMark = scan.firstQuestion.map { Swift.max($0, index) }
         let pathEnd = queryMark ?? scan.firstHash ?? input.count

@@ -32,6 +32,9 @@ struct OutputBuffer: ByteOutput {
         reference = input
     }
 
+    /// Whether bytes are compared with the input rather than written.
+    var isVerifying: Bool { base == nil }
+
     /// The bytes written so far (verifying, the input's bytes up to the same offset).
     var written: UnsafeBufferPointer<UInt8> {
         if let base { return UnsafeBufferPointer(rebasing: base[0..<count]) }

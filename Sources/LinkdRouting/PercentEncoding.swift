@@ -4,15 +4,34 @@
 struct PercentEncodeSet: Sendable {
     private let low: UInt64
     private let high: UInt64
+    /// The ASCII characters the set adds, first in the lanes, the rest filled with the first (or DEL).
+    private let added: SIMD16<UInt8>
+    private static let maximumAdded = 10
 
     private init(adding characters: String) {
         var low: UInt64 = 0xFFFF_FFFF  // C0 controls
         var high: UInt64 = 1 << 63  // DEL
-        for byte in characters.utf8 {
+        var added = SIMD16<UInt8>(repeating: characters.utf8.first ?? 0x7F)
+        for (index, byte) in characters.utf8.enumerated() {
             if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+            added[index] = byte
         }
         self.low = low
         self.high = high
+        precondition(characters.utf8.count <= Self.maximumAdded, "a percent-encode set adds ten characters at most")
+        self.added = added
+    }
+
+    /// Whether some of sixteen bytes is in the set: controls, DEL and non-ASCII in two comparisons, then one
+    /// per character the set adds.
+    @inline(__always)
+    func containsSome(of block: SIMD16<UInt8>) -> Bool {
+        var hits = (block &- SIMD16(repeating: 0x20)) .>= SIMD16(repeating: 0x5F)  // below 0x20 or from 0x7F
+        // A constant count of comparisons, which the compiler unrolls; the sets add ten characters at most, and
+        // the lanes past a set's own repeat its first.
+        for index in 0..<Self.maximumAdded { hits .|= block .== SIMD16(repeating: added[index]) }
+        let lanes = unsafeBitCast(hits, to: SIMD2<UInt64>.self)  // `any(_:)` is not inlined; this is
+        return lanes[0] | lanes[1] != 0
     }
 
     /// The C0 control percent-encode set, used for opaque hosts and opaque paths.
@@ -55,23 +74,38 @@ public enum PercentEncoding {
         }
     }
 
-    /// Appends `bytes` to a link's serialisation, percent-encoding those in `set`: the runs between them are
-    /// copied whole.
+    /// Appends `bytes` to a link's serialisation, percent-encoding those in `set`: sixteen bytes at a time are
+    /// tested, and the runs between encoded bytes copied whole.
     static func append(
         _ bytes: UnsafeBufferPointer<UInt8>.SubSequence,
         to output: inout OutputBuffer,
         encoding set: PercentEncodeSet
     ) {
-        var runStart = bytes.startIndex
-        for index in bytes.indices where set.contains(bytes[index]) {
-            if runStart < index { output.append(bytes[runStart..<index]) }
-            let byte = bytes[index]
-            output.append(UInt8(ascii: "%"))
-            output.append(hexDigit(byte >> 4))
-            output.append(hexDigit(byte & 0x0F))
-            runStart = index + 1
+        let buffer = UnsafeBufferPointer(rebasing: bytes)
+        guard let base = UnsafeRawPointer(buffer.baseAddress) else { return }
+        var runStart = 0
+        var index = 0
+        while index < buffer.count {
+            if index + 16 <= buffer.count
+                && !set.containsSome(of: base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self))
+            {
+                index += 16
+                continue
+            }
+            let end = Swift.min(index + 16, buffer.count)
+            while index < end {
+                let byte = buffer[index]
+                if set.contains(byte) {
+                    if runStart < index { output.append(buffer[runStart..<index]) }
+                    output.append(UInt8(ascii: "%"))
+                    output.append(hexDigit(byte >> 4))
+                    output.append(hexDigit(byte & 0x0F))
+                    runStart = index + 1
+                }
+                index += 1
+            }
         }
-        if runStart < bytes.endIndex { output.append(bytes[runStart...]) }
+        if runStart < buffer.count { output.append(buffer[runStart...]) }
     }
 
     /// The upper-case hex digit of `value` (0 to 15).

@@ -2,13 +2,13 @@ import Foundation
 import LinkdRouting
 
 /// `linkd-bench route-sets-profile`: each realistic link alone, linkd's parse next to ada's, slowest relative to
-/// ada first, then the totals by kind: where linkd loses to ada. With a kind (`route-sets-profile 'IP host'`), only
-/// linkd's parse of that kind's links, in a loop, for `perf record`.
+/// ada first, then the totals by kind: where linkd loses to ada. With a kind (`route-sets-profile 'IP host'`) or the start of
+/// links (`route-sets-profile http://[`), only linkd's parse of those links, in a loop, for `perf record`.
 extension RouteBenchmark {
     static func profileSets(kind: String? = nil) {
         if let kind {
             // Only linkd's parse of the links of one kind, for three seconds: for a profiler to attribute.
-            let links = LinkSets.realisticByKind.filter { $0.kind == kind }.map(\.link)
+            let links = LinkSets.realisticByKind.filter { $0.kind == kind || $0.link.hasPrefix(kind) }.map(\.link)
             precondition(!links.isEmpty, "no realistic links of the kind '\(kind)'")
             let end = ContinuousClock.now + .seconds(3)
             var sink = 0
@@ -44,7 +44,10 @@ extension RouteBenchmark {
         for kind in Set(rows.map(\.kind)).sorted() {
             let ofKind = rows.filter { $0.kind == kind }
             let (linkd, ada) = (ofKind.map(\.linkd).reduce(0, +), ofKind.map(\.ada).reduce(0, +))
-            print("kind \(kind): \(ofKind.count) links, ada/linkd \(format(ada / linkd, digits: 2))")
+            print(
+                "kind \(kind): \(ofKind.count) links, linkd \(format(linkd)) ns, ada \(format(ada)) ns in all, "
+                    + "ada/linkd \(format(ada / linkd, digits: 2))"
+            )
         }
     }
 }
