@@ -149,9 +149,8 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     init(href: String, layout: Layout) {
-        let parameters =
-            href.utf8.withContiguousStorageIfAvailable { ParameterTable($0, layout) }
-            ?? Array(href.utf8).withUnsafeBufferPointer { ParameterTable($0, layout) }
+        var href = href  // native already: `withUTF8` copies nothing
+        let parameters = href.withUTF8 { ParameterTable($0, layout) }
         storage = Storage(href: href, layout: layout, parameters: parameters)
     }
 

@@ -26,8 +26,9 @@ enum LinkURLParser {
         }
         guard !input.isEmpty else { throw .refused(.empty, part: .input, "the link is empty") }
         let scan = try InputScan(input)
-        if tryPlain && !scan.needsEncoding, let layout = PlainLink.layout(input, scan) {
-            return unchanged(input, original, layout)
+        if tryPlain && !scan.needsEncoding, let reading = PlainLink.read(input, scan) {
+            if reading.isVerbatim { return unchanged(input, original, reading.layout) }
+            return LinkURL(href: PlainLink.serialise(input, reading), layout: reading.layout)
         }
         if tryVerbatim && !scan.needsEncoding && !hasUpperCaseAuthority(input) {
             // Most links are already serialised: walk them comparing instead of writing, and copy nothing.
@@ -139,6 +140,7 @@ enum LinkURLParser {
             into: &output
         )
         let pathRange = pathStart..<output.count
+        if output.diverged { return nil }
 
         var queryRange: Range<Int>?
         if let queryMark, queryMark < input.count, input[queryMark] == question {
@@ -215,19 +217,24 @@ enum LinkURLParser {
         isSpecial: Bool,
         into output: inout OutputBuffer
     ) throws(RouteError) -> (LinkURL.Layout.HostKind, UInt16?, Int) {
-        // One pass to the end of the authority, noting its first `:` and `]` and any `@`.
+        // One pass to the end of the authority, noting its first `:` and `]` and any `@`; the bytes of a host
+        // name all sort above `@` except digits, `-` and `.`, so one comparison passes most.
         var end = start
-        var firstColon: Int?
-        var firstClose: Int?
+        var firstColonAt = -1
+        var firstCloseAt = -1
         var hasAt = false
         while end < input.count {
             let byte = input[end]
-            if byte == slash || byte == question || byte == numberSign { break }
-            if byte == colon && firstColon == nil { firstColon = end }
-            if byte == UInt8(ascii: "]") && firstClose == nil { firstClose = end }
-            if byte == UInt8(ascii: "@") { hasAt = true }
+            if byte <= UInt8(ascii: "@") || byte == UInt8(ascii: "]") {
+                if byte == slash || byte == question || byte == numberSign { break }
+                if byte == colon && firstColonAt < 0 { firstColonAt = end }
+                if byte == UInt8(ascii: "]") && firstCloseAt < 0 { firstCloseAt = end }
+                if byte == UInt8(ascii: "@") { hasAt = true }
+            }
             end += 1
         }
+        let firstColon = firstColonAt < 0 ? nil : firstColonAt
+        let firstClose = firstCloseAt < 0 ? nil : firstCloseAt
         if hasAt {
             throw .refused(.userinfo, part: .userinfo, "a link must not carry userinfo ('user@' before the host)")
         }

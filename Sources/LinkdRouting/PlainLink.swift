@@ -1,86 +1,164 @@
-/// The layout of the commonest link, read without writing or comparing anything: a lower-case scheme, `//`, a
-/// lower-case host of letters, digits, dots and hyphens, an optional port, a path without dot segments, and no
-/// byte the serialisation would change.
+/// The layout of the commonest link, read without writing or comparing anything: a scheme, `//`, a host of ASCII
+/// letters, digits, dots and hyphens, an optional port, a path without dot segments, and no byte to encode.
+/// Most such links are their own serialisation; the others differ only in the case of the scheme or a special
+/// host, a default port, or the `/` of an empty special path, and are written in one copy.
 ///
 /// Any other shape gives `nil`, and the parser takes its general road; so this reading accepts only links that
-/// road accepts, with the same layout (``ParserShortcutTests`` compare the two over every test input).
+/// road accepts, with the same serialisation and layout (``ParserShortcutTests`` compare the two over every test
+/// input).
 enum PlainLink {
     typealias Bytes = UnsafeBufferPointer<UInt8>
 
-    /// The layout of `input`, or `nil` when it is not plain. `scan` must not have seen a byte to encode.
+    /// A link read on the plain road, and what its serialisation changes: the scheme or a special host in
+    /// lower case, a default port dropped, the `/` of an empty special path added. `layout` is the
+    /// serialisation's.
+    struct Reading {
+        let layout: LinkURL.Layout
+        /// How many leading bytes are written in lower case (0: none).
+        let lowercased: Int
+        /// The default port's `:` and digits, left out.
+        let droppedPort: Range<Int>?
+        /// Whether a `/` is written where the path starts.
+        let addsSlash: Bool
+        /// Where the path starts in the input.
+        let pathStart: Int
+
+        /// Whether the serialisation is the input itself.
+        var isVerbatim: Bool { lowercased == 0 && droppedPort == nil && !addsSlash }
+    }
+
+    /// The layout of `input` when it is its own serialisation and plain, or `nil`.
     static func layout(_ input: Bytes, _ scan: InputScan) -> LinkURL.Layout? {
+        guard let reading = read(input, scan), reading.isVerbatim else { return nil }
+        return reading.layout
+    }
+
+    /// The reading of `input`, or `nil` when it is not plain but for the changes a ``Reading`` names. `scan` must
+    /// not have seen a byte to encode.
+    static func read(_ input: Bytes, _ scan: InputScan) -> Reading? {
         let count = input.count
-        guard let schemeEnd = schemeEnd(input) else { return nil }
+        guard let (schemeEnd, schemeHasCapitals) = schemeEnd(input) else { return nil }
+        let kind =
+            schemeHasCapitals
+            ? withUnsafeTemporaryAllocation(of: UInt8.self, capacity: schemeEnd) { lowered in
+                for index in 0..<schemeEnd { lowered[index] = lowerCased(input[index]) }
+                return SchemeKind(Bytes(lowered))
+            } : SchemeKind(Bytes(rebasing: input[..<schemeEnd]))
         let defaultPort: UInt16?
-        switch SchemeKind(Bytes(rebasing: input[..<schemeEnd])) {
+        switch kind {
         case .blocked: return nil
         case .special(let port): defaultPort = port
         case .other: defaultPort = nil
         }
+        let isSpecial = defaultPort != nil
         let hostStart = schemeEnd + 3
         guard hostStart < count, input[schemeEnd + 1] == slash, input[schemeEnd + 2] == slash,
-            let hostEnd = hostEnd(input, from: hostStart, isSpecial: defaultPort != nil)
+            let (hostEnd, hostHasCapitals) = hostEnd(input, from: hostStart, isSpecial: isSpecial)
         else { return nil }
         var index = hostEnd
         var port: UInt16?
+        var droppedPort: Range<Int>?
         if index < count && input[index] == UInt8(ascii: ":") {
-            guard let (value, end) = readPort(input, from: index + 1), value != defaultPort else { return nil }
-            port = value
+            guard let (value, end) = readPort(input, from: index + 1) else { return nil }
+            if value == defaultPort { droppedPort = index..<end } else { port = value }
             index = end
         }
         let pathStart = index
         let pathEnd = scan.firstQuestion ?? scan.firstHash ?? count
-        guard pathStart == pathEnd || input[pathStart] == slash, defaultPort == nil || pathStart < pathEnd,
-            !hasDotSegment(input, pathStart..<pathEnd)
-        else { return nil }
-        let queryRange = scan.firstQuestion.map { ($0 + 1)..<(scan.firstHash ?? count) }
-        let fragmentRange = scan.firstHash.map { ($0 + 1)..<count }
-        return LinkURL.Layout(
+        guard pathStart == pathEnd || input[pathStart] == slash, !hasDotSegment(input, pathStart..<pathEnd) else {
+            return nil
+        }
+        let addsSlash = isSpecial && pathStart == pathEnd
+        // Where the serialisation's parts stand: from the path on, moved by what was dropped and added.
+        let dropped = droppedPort?.count ?? 0
+        let shift = (addsSlash ? 1 : 0) - dropped
+        let layout = LinkURL.Layout(
             schemeEnd: schemeEnd,
-            hostKind: defaultPort == nil ? .opaque : .domain,
+            hostKind: isSpecial ? .domain : .opaque,
             hostRange: hostStart..<hostEnd,
             port: port,
-            pathRange: pathStart..<pathEnd,
+            pathRange: (pathStart - dropped)..<(pathEnd + shift),
             hasOpaquePath: false,
-            queryRange: queryRange,
-            fragmentRange: fragmentRange,
-            fragmentParametersStart: scan.lastHash.map { $0 + 1 } ?? count
+            queryRange: scan.firstQuestion.map { ($0 + 1 + shift)..<((scan.firstHash ?? count) + shift) },
+            fragmentRange: scan.firstHash.map { ($0 + 1 + shift)..<(count + shift) },
+            fragmentParametersStart: (scan.lastHash.map { $0 + 1 } ?? count) + shift
+        )
+        let lowercased = hostHasCapitals && isSpecial ? hostEnd : schemeHasCapitals ? schemeEnd : 0
+        return Reading(
+            layout: layout,
+            lowercased: lowercased,
+            droppedPort: droppedPort,
+            addsSlash: addsSlash,
+            pathStart: pathStart
         )
     }
+
+    /// The serialisation of `input` read as `reading`, written in one copy.
+    static func serialise(_ input: Bytes, _ reading: Reading) -> String {
+        String(unsafeUninitializedCapacity: input.count + 1) { buffer in
+            var written = 0
+            for index in 0..<(reading.droppedPort?.lowerBound ?? reading.pathStart) {
+                buffer[written] = index < reading.lowercased ? lowerCased(input[index]) : input[index]
+                written += 1
+            }
+            if reading.addsSlash {
+                buffer[written] = slash
+                written += 1
+            }
+            let rest = input.count - reading.pathStart
+            if rest > 0, let source = input.baseAddress, let target = buffer.baseAddress {
+                (target + written).update(from: source + reading.pathStart, count: rest)
+            }
+            return written + rest
+        }
+    }
+
+    private static func lowerCased(_ byte: UInt8) -> UInt8 { isUpperLetter(byte) ? byte | 0x20 : byte }
+    private static func isUpperLetter(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "A") < 26 }
 
     private static let slash = UInt8(ascii: "/")
 
     private static func isLowerLetter(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "a") < 26 }
     private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
-    /// Where the colon after a lower-case scheme stands.
-    private static func schemeEnd(_ input: Bytes) -> Int? {
-        guard isLowerLetter(input[0]) else { return nil }
+    /// Where the colon after the scheme stands, and whether the scheme has capitals.
+    private static func schemeEnd(_ input: Bytes) -> (Int, Bool)? {
+        guard isLowerLetter(input[0] | 0x20) else { return nil }
+        var hasCapitals = isUpperLetter(input[0])
         var index = 1
         while index < input.count {
             let byte = input[index]
-            if byte == UInt8(ascii: ":") { return index }
-            guard
-                isLowerLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-                    || byte == UInt8(ascii: ".")
-            else { return nil }
+            if byte == UInt8(ascii: ":") { return (index, hasCapitals) }
+            if isUpperLetter(byte) {
+                hasCapitals = true
+            } else {
+                guard
+                    isLowerLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                        || byte == UInt8(ascii: ".")
+                else { return nil }
+            }
             index += 1
         }
         return nil
     }
 
-    /// Where a host of lower-case labels ends: at `:`, `/`, `?`, `#` or the end. `nil` for an empty label, an
-    /// `xn--` label, any other byte, or (special schemes) a last label that may be a number, an IPv4 address's.
-    private static func hostEnd(_ input: Bytes, from start: Int, isSpecial: Bool) -> Int? {
+    /// Where a host of ASCII labels ends: at `:`, `/`, `?`, `#` or the end; and whether it has capitals. `nil` for
+    /// an empty label, an `xn--` label, any other byte, or (special schemes) a last label that may be a number, an
+    /// IPv4 address's.
+    private static func hostEnd(_ input: Bytes, from start: Int, isSpecial: Bool) -> (Int, Bool)? {
         var index = start
         var labelStart = start
+        var hasCapitals = false
         while index < input.count {
             let byte = input[index]
             if isLowerLetter(byte) || isDigit(byte) {
                 index += 1
+            } else if isUpperLetter(byte) {
+                hasCapitals = true
+                index += 1
             } else if byte == UInt8(ascii: "-") {
-                if index == labelStart + 2 && input[labelStart] == UInt8(ascii: "x")
-                    && input[labelStart + 1] == UInt8(ascii: "n")
+                if index == labelStart + 2 && input[labelStart] | 0x20 == UInt8(ascii: "x")
+                    && input[labelStart + 1] | 0x20 == UInt8(ascii: "n")
                 {
                     return nil
                 }
@@ -98,7 +176,7 @@ enum PlainLink {
             }
         }
         guard labelStart < index, !isSpecial || !isDigit(input[labelStart]) else { return nil }
-        return index
+        return (index, hasCapitals)
     }
 
     /// A port of one to five digits without a leading zero, up to 65535, ending the authority; and where it ends.

@@ -84,9 +84,10 @@ import Testing
         "com.example.notes://reset#access_token=a.b.c&type=recovery", "https://notes.example.com/reset?token=1",
         "http://localhost:3000/#/#access_token=t", "myapp://cb", "myapp://cb?x", "https://a-b.example:8443/x/y.z/",
         "wss://h.example/", "my+app.v2-x://h9.example/p", "myapp://cb.example", "myapp://callback9",
+        "myapp://Cb",  // a custom scheme's host keeps its case
     ]
     static let nearMisses = [
-        "HTTPS://h.example/", "Myapp://cb", "https://H.example/", "myapp://Cb", "https://xn--nxasmq6b.example/",
+        "HTTPS://h.example/", "Myapp://cb", "https://H.example/", "https://xn--nxasmq6b.example/",
         "https://h.example:443/", "https://h.example:0443/", "https://h.example:/", "https://h.example:99999/",
         "https://h.example:1a/", "https://1.2.3.4/", "https://h.0x1/", "https://h.example./", "https://.h.example/",
         "https://h..example/", "https://h.example", "https://h.example/./x", "https://h.example/x/..",
