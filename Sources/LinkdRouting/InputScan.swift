@@ -10,6 +10,8 @@ struct InputScan {
     /// The first and the last `#`.
     var firstHash: Int? { hash >= 0 ? hash : nil }
     var lastHash: Int? { finalHash >= 0 ? finalHash : nil }
+    /// Where the last byte to percent-encode stands (-1: none); the bytes after it are copied as they are.
+    private(set) var lastToEncode = -1
 
     // Plain words, -1 for none: the parser reads them as soon as the scan returns, and a load of an optional's
     // tag as part of a wider word waits for the byte-sized store that wrote it.
@@ -151,6 +153,7 @@ struct InputScan {
             }
         case Class.encoded:
             needsEncoding = true
+            lastToEncode = index
         case Class.question:
             if question < 0 && hash < 0 { question = index }
         default:

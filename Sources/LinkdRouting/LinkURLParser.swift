@@ -334,17 +334,19 @@ enum LinkURLParser {
         return dots <= 2
     }
 
-    /// Appends `bytes`, percent-encoding those in `set` when the scan saw any such byte at all.
+    /// Appends `bytes`, percent-encoding those in `set` up to the last byte the scan saw to encode.
     private static func append(
         _ bytes: Bytes.SubSequence,
         _ set: PercentEncodeSet,
         _ scan: InputScan,
         to output: inout OutputBuffer
     ) {
-        if scan.needsEncoding {
-            PercentEncoding.append(bytes, to: &output, encoding: set)
-        } else {
+        guard scan.needsEncoding && bytes.startIndex <= scan.lastToEncode else {
             output.append(bytes)
+            return
         }
+        let end = Swift.min(bytes.endIndex, scan.lastToEncode + 1)
+        PercentEncoding.append(bytes[..<end], to: &output, encoding: set)
+        if end < bytes.endIndex { output.append(bytes[end...]) }
     }
 }

@@ -53,8 +53,14 @@ enum PlainLink {
         let isSpecial = defaultPort != nil
         let hostStart = schemeEnd + 3
         guard hostStart < count, input[schemeEnd + 1] == slash, input[schemeEnd + 2] == slash,
-            let (hostEnd, hostHasCapitals) = hostEnd(input, from: hostStart, isSpecial: isSpecial)
+            let (hostEnd, hostHasCapitals, lastLabelIsNumeric) = hostEnd(input, from: hostStart)
         else { return nil }
+        // A special host whose last label starts with a digit is an IPv4 address: plain in its own form only.
+        var hostKind: LinkURL.Layout.HostKind = isSpecial ? .domain : .opaque
+        if isSpecial && lastLabelIsNumeric {
+            guard let address = IPv4Parser.parseDottedDecimal(input[hostStart..<hostEnd]) else { return nil }
+            hostKind = .ipv4(address)
+        }
         var index = hostEnd
         var port: UInt16?
         var droppedPort: Range<Int>?
@@ -74,7 +80,7 @@ enum PlainLink {
         let shift = (addsSlash ? 1 : 0) - dropped
         let layout = LinkURL.Layout(
             schemeEnd: schemeEnd,
-            hostKind: isSpecial ? .domain : .opaque,
+            hostKind: hostKind,
             hostRange: hostStart..<hostEnd,
             port: port,
             pathRange: (pathStart - dropped)..<(pathEnd + shift),
@@ -142,10 +148,13 @@ enum PlainLink {
         return nil
     }
 
-    /// Where a host of ASCII labels ends: at `:`, `/`, `?`, `#` or the end; and whether it has capitals. `nil` for
-    /// an empty label, an `xn--` label, any other byte, or (special schemes) a last label that may be a number, an
-    /// IPv4 address's.
-    private static func hostEnd(_ input: Bytes, from start: Int, isSpecial: Bool) -> (Int, Bool)? {
+    /// Where a host of ASCII labels ends: at `:`, `/`, `?`, `#` or the end; whether it has capitals, and whether
+    /// its last label starts with a digit (in a special host, an IPv4 address's). `nil` for an empty label, an
+    /// `xn--` label or any other byte.
+    private static func hostEnd(
+        _ input: Bytes,
+        from start: Int
+    ) -> (end: Int, hasCapitals: Bool, lastLabelIsNumeric: Bool)? {
         var index = start
         var labelStart = start
         var hasCapitals = false
@@ -175,8 +184,8 @@ enum PlainLink {
                 return nil
             }
         }
-        guard labelStart < index, !isSpecial || !isDigit(input[labelStart]) else { return nil }
-        return (index, hasCapitals)
+        guard labelStart < index else { return nil }
+        return (index, hasCapitals, isDigit(input[labelStart]))
     }
 
     /// A port of one to five digits without a leading zero, up to 65535, ending the authority; and where it ends.

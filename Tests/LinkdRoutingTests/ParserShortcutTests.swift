@@ -85,11 +85,13 @@ import Testing
         "http://localhost:3000/#/#access_token=t", "myapp://cb", "myapp://cb?x", "https://a-b.example:8443/x/y.z/",
         "wss://h.example/", "my+app.v2-x://h9.example/p", "myapp://cb.example", "myapp://callback9",
         "myapp://Cb",  // a custom scheme's host keeps its case
+        "https://1.2.3.4/", "http://127.0.0.1:3000/cb",  // IPv4 addresses in their own form
     ]
     static let nearMisses = [
         "HTTPS://h.example/", "Myapp://cb", "https://H.example/", "https://xn--nxasmq6b.example/",
         "https://h.example:443/", "https://h.example:0443/", "https://h.example:/", "https://h.example:99999/",
-        "https://h.example:1a/", "https://1.2.3.4/", "https://h.0x1/", "https://h.example./", "https://.h.example/",
+        "https://h.example:1a/", "https://01.2.3.4/", "https://1.2.3.256/", "https://1.2.3/", "https://h.0x1/",
+        "https://h.example./", "https://.h.example/",
         "https://h..example/", "https://h.example", "https://h.example/./x", "https://h.example/x/..",
         "https://h.example/%2e/x", "https://h.example/a/.b", "https://u@h.example/", "https://h_x.example/",
         "myapp:///x", "myapp:cb", "myapp:/cb", "https:/h.example/", "javascript://h/", "https://[::1]/",
