@@ -95,11 +95,26 @@ struct DaemonClient {
         _ request: WireProtocol.Request,
         answer: (WireProtocol.PasswordQuestion) -> Secret? = { _ in nil }
     ) async -> WireProtocol.Response? {
+        await send(request)
+        return await receive(answer: answer)
+    }
+
+    /// Sends one request without waiting for its response: the daemon answers a connection's requests in order.
+    ///
+    /// The daemon may have answered and closed before reading the request (a refusal of this uid): its answer is
+    /// still waiting to be read, so a failed write is not the end; ``receive(answer:)`` tells.
+    mutating func send(_ request: WireProtocol.Request) async {
+        guard let socket = connection?.socket else { return }
+        try? await socket.write(Array((request.line + "\n").utf8), deadline: .now + Self.answerTimeout)
+    }
+
+    /// The response to the oldest request not yet answered; `nil` when the connection ended first. A password
+    /// question the daemon asks on the way is answered with `answer`.
+    mutating func receive(
+        answer: (WireProtocol.PasswordQuestion) -> Secret? = { _ in nil }
+    ) async -> WireProtocol.Response? {
         guard let socket = connection?.socket, var reader = connection?.reader else { return nil }
         defer { connection = (socket, reader) }
-        // The daemon may have answered and closed before reading the request (a refusal of this uid): its answer is
-        // still waiting to be read, so a failed write is not the end.
-        try? await socket.write(Array((request.line + "\n").utf8), deadline: .now + Self.answerTimeout)
         while let line = try? await reader.nextLine(deadline: .now + Self.answerTimeout) {
             guard let question = (try? JSONValue.parse(line)).flatMap(WireProtocol.PasswordQuestion.init) else {
                 return WireProtocol.Response(line: line)

@@ -31,6 +31,17 @@ struct LinkInput: Sequence, IteratorProtocol {
         }
     }
 
+    /// The next link when it is there without reading more of standard input (an argument, or a whole line read
+    /// already); `nil` when it is not, which is not the end of the links.
+    mutating func nextWithoutWaiting() -> [UInt8]? {
+        if readingInput {
+            guard inputEnded || pending[pendingStart...].contains(UInt8(ascii: "\n")) else { return nil }
+            return next()
+        }
+        guard let argument = arguments.first, argument != [UInt8(ascii: "-")] else { return nil }
+        return next()
+    }
+
     private mutating func nextLine() -> [UInt8]? {
         var line: [UInt8] = []
         let cap = 16_384 + 1

@@ -68,78 +68,45 @@ struct OpenCommand: Command {
         // What --json prints of each link is redacted as `linkd route` redacts it, with the route the installed apps
         // give it: only the route knows which path captures are secrets.
         let resolver = json ? LinkResolver(apps: ConfigLoader.installed().load().apps, fallbackToBuiltIns: true) : nil
-        var connected = false
-        var worst = ExitCode.success
         var notice = OutcomeNotice.isNeeded() ? OutcomeNotice() : nil
-        for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
-            let input = String(decoding: bytes, as: UTF8.self)
-            let shownInput = resolver.map { RouteOutput.redacted(input, try? $0.resolve(LinkURL(parsing: bytes))) }
-            let request = WireProtocol.Request.open(url: input, interactive: prompt.source != nil)
-            var response: WireProtocol.Response?
-            var gavePassword = false
-            prompt.missingAskpass = nil
-            // Sent again once on a dropped connection or a daemon that stopped before acting on it, but never after
-            // a password went out for it on a dropped connection: the reset may have happened, and a second run
-            // would ask (and perhaps send) again.
-            for _ in 0..<2 where Self.mayRetry(response, gavePassword: gavePassword) {
-                if !connected {
-                    do throws(CommandFailure) {
-                        try await client.connect()
-                        connected = true
-                    } catch {
-                        notice?.record(failure: error.description)
-                        await notice?.show()
-                        throw .failed(error.description, exitCode: max(worst, error.exitCode))
-                    }
-                }
-                response = await client.exchange(request) { question in
-                    let password = prompt.answer(question)
-                    gavePassword = gavePassword || password != nil
-                    return password
-                }
-                if response == nil || response?.failure?.reason == WireProtocol.Failure.daemonStopping.reason {
-                    client.close()
-                    connected = false
-                }
-            }
-            guard let response else {
-                let detail =
-                    gavePassword ? " during the reset; the password may have changed: try signing in with it" : ""
-                console.writeError("Error: link \(number + 1): the daemon closed the connection\(detail)\n")
-                notice?.record(failure: "the daemon closed the connection\(detail)")
-                worst = max(worst, .temporaryFailure)
-                continue
-            }
-            if let program = prompt.missingAskpass, response.failure != nil {
-                // The password was not given because the askpass program cannot be run: that is the error.
-                let failure = WireProtocol.Failure(
-                    kind: .unavailable,
-                    reason: "askpass_not_found",
-                    message: "the askpass program '\(program)' (LINKD_ASKPASS) cannot be found or run; nothing changed"
-                )
-                notice?.record(.failed(failure))
-                worst = max(worst, report(.failed(failure), input: shownInput, number: number + 1, console))
-                continue
-            }
-            notice?.record(response)
-            worst = max(worst, report(response, input: shownInput, number: number + 1, console))
-        }
+        let worst = try await openAhead(&client, prompt: &prompt, resolver: resolver, notice: &notice, console)
         client.close()
         await notice?.show()
         return worst
     }
 
-    /// Whether a link is sent (again): not yet answered, or answered that the daemon stopped before acting on it
-    /// (which it says only when nothing was sent); never after a password went out on a dropped connection.
-    private static func mayRetry(_ response: WireProtocol.Response?, gavePassword: Bool) -> Bool {
-        guard let response else { return !gavePassword }
-        return response.failure?.reason == WireProtocol.Failure.daemonStopping.reason
+    /// Connects `client`, or throws (after showing the notice) with the worse of `worst` and the connection's exit
+    /// code.
+    static func connect(
+        _ client: inout DaemonClient,
+        notice: inout OutcomeNotice?,
+        worst: ExitCode
+    ) async throws(CommandFailure) {
+        do throws(CommandFailure) {
+            try await client.connect()
+        } catch {
+            notice?.record(failure: error.description)
+            await notice?.show()
+            throw .failed(error.description, exitCode: max(worst, error.exitCode))
+        }
+    }
+
+    /// Reports link `number` as lost with its connection; returns its exit code (75).
+    static func reportClosed(
+        number: Int,
+        gavePassword: Bool,
+        _ notice: inout OutcomeNotice?,
+        _ console: Console
+    ) -> ExitCode {
+        let detail = gavePassword ? " during the reset; the password may have changed: try signing in with it" : ""
+        console.writeError("Error: link \(number): the daemon closed the connection\(detail)\n")
+        notice?.record(failure: "the daemon closed the connection\(detail)")
+        return .temporaryFailure
     }
 
     /// Prints one response and returns its exit code: the one the failure's kind has. `input` is the link as
     /// `--json` shows it, redacted.
-    private func report(_ response: WireProtocol.Response, input: String?, number: Int, _ console: Console) -> ExitCode
-    {
+    func report(_ response: WireProtocol.Response, input: String?, number: Int, _ console: Console) -> ExitCode {
         if json {
             let members = [("input", JSONValue.string(input ?? ""))] + response.members
             console.write(JSONValue.object(members).serialized + "\n")

@@ -1,0 +1,125 @@
+import LinkdConfig
+import LinkdDaemon
+import LinkdFormats
+import LinkdRouting
+
+/// How `linkd open` hands its links over: up to ``OpenCommand/window`` go to the daemon ahead of their answers,
+/// which it gives in order (holding the ones sent ahead while it asks for a reset's password), so that a file of
+/// links costs the daemon's work per link rather than a round trip each.
+extension OpenCommand {
+    /// How many links are sent ahead of their answers (the daemon holds 64 while it asks for a password).
+    static let window = 32
+
+    /// A link sent and not yet answered.
+    private struct Sent {
+        let number: Int
+        /// The link as `--json` shows it, redacted.
+        let shownInput: String?
+        let request: WireProtocol.Request
+        var sends = 0
+        /// Whether a password went out for it.
+        var gavePassword = false
+    }
+
+    /// Opens every link, reporting each answer in the order the links came; returns the worst exit code.
+    ///
+    /// A link that waits for more of standard input is read only when no answer is awaited, so a slow writer's
+    /// links are answered as they come. A password question is the oldest unanswered link's. When the connection
+    /// ends, or the daemon says it stopped before acting on the oldest link (and so on those sent after it), each
+    /// link not answered is sent once more on a new connection, unless a password went out for it: the reset may
+    /// have happened, and a second run would ask (and perhaps send) again.
+    func openAhead(
+        _ client: inout DaemonClient,
+        prompt: inout PasswordPrompt,
+        resolver: LinkResolver?,
+        notice: inout OutcomeNotice?,
+        _ console: Console
+    ) async throws(CommandFailure) -> ExitCode {
+        var links = LinkInput(arguments: urls, console: console)
+        var count = 0
+        var toSend: [Sent] = []
+        var unanswered: [Sent] = []
+        var connected = false
+        var ended = false
+        var worst = ExitCode.success
+        while true {
+            while !ended && unanswered.count + toSend.count < Self.window {
+                let isIdle = unanswered.isEmpty && toSend.isEmpty
+                guard let bytes = isIdle ? links.next() : links.nextWithoutWaiting() else {
+                    ended = isIdle
+                    break
+                }
+                count += 1
+                let input = String(decoding: bytes, as: UTF8.self)
+                let shown = resolver.map { RouteOutput.redacted(input, try? $0.resolve(LinkURL(parsing: bytes))) }
+                let request = WireProtocol.Request.open(url: input, interactive: prompt.source != nil)
+                toSend.append(Sent(number: count, shownInput: shown, request: request))
+            }
+            if toSend.isEmpty && unanswered.isEmpty { return worst }
+            if !toSend.isEmpty {
+                if !connected {
+                    try await Self.connect(&client, notice: &notice, worst: worst)
+                    connected = true
+                }
+                for var sent in toSend {
+                    sent.sends += 1
+                    await client.send(sent.request)
+                    unanswered.append(sent)
+                }
+                toSend = []
+            }
+            var gavePassword = false
+            prompt.missingAskpass = nil
+            let response = await client.receive { question in
+                let password = prompt.answer(question)
+                gavePassword = gavePassword || password != nil
+                return password
+            }
+            var oldest = unanswered.removeFirst()
+            oldest.gavePassword = oldest.gavePassword || gavePassword
+            let stopped = response?.failure?.reason == WireProtocol.Failure.daemonStopping.reason
+            if let response, !stopped || oldest.sends >= 2 {
+                worst = max(worst, report(response, of: oldest, askpass: prompt.missingAskpass, &notice, console))
+                if !stopped { continue }
+            }
+            client.close()
+            connected = false
+            for sent in (response == nil ? [oldest] : stopped && oldest.sends < 2 ? [oldest] : []) + unanswered {
+                if sent.sends < 2 && !sent.gavePassword {
+                    toSend.append(sent)
+                } else {
+                    let closed = Self.reportClosed(
+                        number: sent.number,
+                        gavePassword: sent.gavePassword,
+                        &notice,
+                        console
+                    )
+                    worst = max(worst, closed)
+                }
+            }
+            unanswered = []
+        }
+    }
+
+    /// Reports `response` to `sent`: when the askpass program could not be run (`askpass`) and the link failed,
+    /// that is the error.
+    private func report(
+        _ response: WireProtocol.Response,
+        of sent: Sent,
+        askpass: String?,
+        _ notice: inout OutcomeNotice?,
+        _ console: Console
+    ) -> ExitCode {
+        guard let program = askpass, response.failure != nil else {
+            notice?.record(response)
+            return report(response, input: sent.shownInput, number: sent.number, console)
+        }
+        let failure = WireProtocol.Failure(
+            kind: .unavailable,
+            reason: "askpass_not_found",
+            message: "the askpass program '\(program)' (LINKD_ASKPASS) cannot be found or run; nothing changed"
+        )
+        notice?.record(.failed(failure))
+        return report(.failed(failure), input: sent.shownInput, number: sent.number, console)
+    }
+}
