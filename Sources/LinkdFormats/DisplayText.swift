@@ -3,8 +3,14 @@
 public enum DisplayText {
     /// `text` without format controls (Unicode category Cf) and with C0/C1 controls escaped as `\u{…}`.
     public static func sanitize(_ text: String) -> String {
+        // Printable ASCII has neither controls nor format characters: most text is returned as it is.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var output = ""
         for scalar in text.unicodeScalars {
+            if scalar.value >= 0x20 && scalar.value < 0x7F {
+                output.unicodeScalars.append(scalar)
+                continue
+            }
             switch scalar.properties.generalCategory {
             case .format:
                 continue

@@ -46,6 +46,13 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     private static func writeString(_ text: String, to output: inout String) {
+        // Most strings need no escape: copied whole. (0xE2 leads U+2028 and U+2029, among others: the long way.)
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F && $0 != 0xE2 }) {
+            output += "\""
+            output += text
+            output += "\""
+            return
+        }
         output += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
