@@ -32,7 +32,7 @@ extension RouteBenchmark {
             let medians = measure(Array(links.indices), bodies)
             results.append(("links_\(name)", String(links.count)))
             results.append(("link_bytes_mean_\(name)", String(links.map(\.utf8.count).reduce(0, +) / links.count)))
-            results.append(("ns_parse_\(name)", format(medians[0])))
+            results.append(("ns_per_link_\(name)", format(medians[0])))
             results.append(("ns_parse_route_1000_\(name)", format(medians[1])))
             guard ada != nil else { continue }
             results.append(("ns_ada_parse_\(name)", format(medians[2])))
