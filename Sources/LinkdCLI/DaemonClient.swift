@@ -89,16 +89,6 @@ struct DaemonClient {
         connection = (socket, LineReader(socket, limit: WireProtocol.maximumLine))
     }
 
-    /// Sends one request and returns the response; `nil` when the connection ended first. A password question the
-    /// daemon asks on the way is answered with `answer`.
-    mutating func exchange(
-        _ request: WireProtocol.Request,
-        answer: (WireProtocol.PasswordQuestion) -> Secret? = { _ in nil }
-    ) async -> WireProtocol.Response? {
-        await send(request)
-        return await receive(answer: answer)
-    }
-
     /// Sends one request without waiting for its response: the daemon answers a connection's requests in order.
     ///
     /// The daemon may have answered and closed before reading the request (a refusal of this uid): its answer is
