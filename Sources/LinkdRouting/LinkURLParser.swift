@@ -30,7 +30,7 @@ enum LinkURLParser {
             if reading.isVerbatim { return unchanged(input, original, reading.layout) }
             return LinkURL(href: PlainLink.serialise(input, reading), layout: reading.layout)
         }
-        if tryVerbatim && !scan.needsEncoding && !hasUpperCaseAuthority(input) {
+        if tryVerbatim && !scan.needsEncoding {
             // Most links are already serialised: walk them comparing instead of writing, and copy nothing.
             var check = OutputBuffer(verifying: input)
             do throws(RouteError) {
@@ -59,27 +59,6 @@ enum LinkURLParser {
         if let failure { throw failure }
         guard let layout else { preconditionFailure("serialise either fails or lays the link out") }
         return LinkURL(href: href, layout: layout)
-    }
-
-    /// Whether a special scheme's link has an upper-case letter in its scheme or host: its serialisation then
-    /// differs from it there, and the parser writes it at once instead of first walking it comparing.
-    private static func hasUpperCaseAuthority(_ input: Bytes) -> Bool {
-        var index = 0
-        while index < input.count && input[index] != colon {
-            if input[index] &- UInt8(ascii: "A") < 26 { return true }
-            index += 1
-        }
-        // A special scheme's host is written in lower case; other hosts keep theirs.
-        guard index < input.count, case .special = SchemeKind(Bytes(rebasing: input[..<index])) else { return false }
-        index += 1
-        while index < input.count && input[index] == slash { index += 1 }
-        while index < input.count {
-            let byte = input[index]
-            if byte == slash || byte == question || byte == numberSign { return false }
-            if byte &- UInt8(ascii: "A") < 26 { return true }
-            index += 1
-        }
-        return false
     }
 
     /// The link whose `href` is its input: `original` when given, else `input` as a string.
