@@ -36,39 +36,21 @@ enum HostParser {
         }
     }
 
-    /// Appends a special host that needs no more than lower-casing (ASCII labels of letters, digits and `-`, none
-    /// empty and none `xn--`) or is an IPv4 address in its own dotted-decimal form; `nil` (nothing appended) for
-    /// any other, which the general reading takes.
+    /// Appends a special host that needs no more than lower-casing or is an IPv4 address in its own form: a host
+    /// the plain road reads (``PlainLink/hostEnd(_:from:)``). `nil` (nothing appended) for any other, which the
+    /// general reading takes.
     private static func appendSimpleHost(
         _ bytes: UnsafeBufferPointer<UInt8>.SubSequence,
         into output: inout OutputBuffer
     ) -> LinkURL.Layout.HostKind? {
-        if IPv4Parser.mayEndInNumber(bytes) {
+        guard let (end, _, lastLabelIsNumeric) = PlainLink.hostEnd(bytes.base, from: bytes.startIndex),
+            end == bytes.endIndex
+        else { return nil }
+        if lastLabelIsNumeric {
             guard let address = IPv4Parser.parseDottedDecimal(bytes) else { return nil }
             output.append(bytes)
             return .ipv4(address)
         }
-        var labelStart = bytes.startIndex
-        for index in bytes.startIndex..<bytes.endIndex {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                continue
-            case UInt8(ascii: "-"):
-                if index == labelStart + 2 && bytes[labelStart] | 0x20 == UInt8(ascii: "x")
-                    && bytes[labelStart + 1] | 0x20 == UInt8(ascii: "n")
-                {
-                    return nil
-                }
-            case UInt8(ascii: "."):
-                guard index > labelStart else { return nil }
-                labelStart = index + 1
-            default:
-                return nil
-            }
-        }
-        guard labelStart < bytes.endIndex else { return nil }
         for byte in bytes { output.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) }
         return .domain
     }

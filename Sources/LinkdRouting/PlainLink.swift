@@ -151,7 +151,7 @@ enum PlainLink {
     /// Where a host of ASCII labels ends: at `:`, `/`, `?`, `#` or the end; whether it has capitals, and whether
     /// its last label starts with a digit (in a special host, an IPv4 address's). `nil` for an empty label, an
     /// `xn--` label or any other byte.
-    private static func hostEnd(
+    static func hostEnd(
         _ input: Bytes,
         from start: Int
     ) -> (end: Int, hasCapitals: Bool, lastLabelIsNumeric: Bool)? {
