@@ -81,26 +81,13 @@ enum InputCheck {
         return true
     }
 
-    /// The scalar of the multi-byte UTF-8 sequence at `index` and its length, or `nil` when the sequence is not
-    /// well formed (a stray continuation byte, an overlong form, a surrogate, past U+10FFFF, cut short).
+    /// The scalar of the UTF-8 sequence at `index` and its length, as the standard library's parser reads it;
+    /// `nil` when the sequence is not well formed.
     private static func scalar(_ input: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)? {
-        let lead = input[index]
-        let (length, minimum): (Int, UInt32) =
-            switch lead {
-            case 0xC2...0xDF: (2, 0x80)
-            case 0xE0...0xEF: (3, 0x800)
-            case 0xF0...0xF4: (4, 0x10000)
-            default: (0, 0)
-            }
-        guard length > 0, index + length <= input.count else { return nil }
-        var value = UInt32(lead) & (0x7F >> UInt32(length))
-        for offset in 1..<length {
-            let byte = input[index + offset]
-            guard byte & 0xC0 == 0x80 else { return nil }
-            value = value << 6 | UInt32(byte & 0x3F)
-        }
-        guard value >= minimum, let scalar = Unicode.Scalar(value) else { return nil }
-        return (scalar, length)
+        var bytes = input[index...].makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        guard case .valid(let encoded) = parser.parseScalar(from: &bytes) else { return nil }
+        return (Unicode.UTF8.decode(encoded), encoded.count)
     }
 
     /// Unicode White_Space (NBSP, U+2028, U+3000 … included).

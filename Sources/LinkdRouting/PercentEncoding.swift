@@ -114,23 +114,18 @@ public enum PercentEncoding {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") - 10 + value
     }
 
-    /// Whether `bytes` (`+` read as a space) percent-decode to valid UTF-8: what decoding and validating would
-    /// answer, without building the decoded bytes.
-    static func decodesToUTF8(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
-        var validator = UTF8Validator()
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            var byte = bytes[index]
-            index += 1
-            if byte == UInt8(ascii: "%"), index + 1 < bytes.endIndex,
-                let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1])
-            {
-                byte = high << 4 | low
-                index += 2
+    /// Whether `bytes` percent-decode to valid UTF-8 (as the standard library's parser reads it), without
+    /// building the decoded bytes.
+    static func decodesToUTF8(_ bytes: some Collection<UInt8>) -> Bool {
+        var decoded = Decoder(bytes, plusAsSpace: false)
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &decoded) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
             }
-            guard validator.accept(byte) else { return false }
         }
-        return validator.isComplete
     }
 
     /// The value of an ASCII hex digit, or `nil`.
@@ -150,24 +145,36 @@ public enum PercentEncoding {
     static func decode(_ bytes: some Collection<UInt8>, plusAsSpace: Bool) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
+        var decoded = Decoder(bytes, plusAsSpace: plusAsSpace)
+        while let byte = decoded.next() { output.append(byte) }
+        return output
+    }
+
+    /// The percent-decoded bytes of a text, one at a time.
+    struct Decoder<Bytes: Collection<UInt8>>: IteratorProtocol {
+        private let bytes: Bytes
+        private let plusAsSpace: Bool
+        private var index: Bytes.Index
+
+        init(_ bytes: Bytes, plusAsSpace: Bool) {
+            self.bytes = bytes
+            self.plusAsSpace = plusAsSpace
+            index = bytes.startIndex
+        }
+
+        mutating func next() -> UInt8? {
+            guard index != bytes.endIndex else { return nil }
             let byte = bytes[index]
             index = bytes.index(after: index)
-            if byte == UInt8(ascii: "+") && plusAsSpace {
-                output.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%"), index != bytes.endIndex,
-                let high = hexValue(bytes[index]),
-                case let next = bytes.index(after: index), next != bytes.endIndex,
-                let low = hexValue(bytes[next])
-            {
-                output.append(high << 4 | low)
-                index = bytes.index(after: next)
-            } else {
-                output.append(byte)
+            if byte == UInt8(ascii: "+") && plusAsSpace { return UInt8(ascii: " ") }
+            guard byte == UInt8(ascii: "%"), index != bytes.endIndex, let high = hexValue(bytes[index]) else {
+                return byte
             }
+            let next = bytes.index(after: index)
+            guard next != bytes.endIndex, let low = hexValue(bytes[next]) else { return byte }
+            index = bytes.index(after: next)
+            return high << 4 | low
         }
-        return output
     }
 }
 
@@ -190,39 +197,5 @@ extension PercentEncoding {
             }
         }
         return String(decoding: output, as: UTF8.self)
-    }
-}
-
-/// UTF-8 validation a byte at a time, as strict as `String(validating:as:)`: no overlong form, no surrogate,
-/// nothing past U+10FFFF, no stray or missing continuation byte.
-struct UTF8Validator {
-    /// Continuation bytes still expected.
-    private var pending = 0
-    /// The range the next continuation byte must fall in (narrower after E0, ED, F0 and F4).
-    private var low: UInt8 = 0x80
-    private var high: UInt8 = 0xBF
-
-    /// Whether the bytes so far end on a whole scalar.
-    var isComplete: Bool { pending == 0 }
-
-    /// Takes the next byte; `false` when the bytes are not UTF-8.
-    mutating func accept(_ byte: UInt8) -> Bool {
-        if pending > 0 {
-            guard byte >= low && byte <= high else { return false }
-            (pending, low, high) = (pending - 1, 0x80, 0xBF)
-            return true
-        }
-        switch byte {
-        case 0x00...0x7F: return true
-        case 0xC2...0xDF: pending = 1
-        case 0xE0: (pending, low) = (2, 0xA0)
-        case 0xED: (pending, high) = (2, 0x9F)
-        case 0xE1...0xEF: pending = 2
-        case 0xF0: (pending, low) = (3, 0x90)
-        case 0xF4: (pending, high) = (3, 0x8F)
-        case 0xF1...0xF3: pending = 3
-        default: return false
-        }
-        return true
     }
 }
