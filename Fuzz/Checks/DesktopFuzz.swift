@@ -10,7 +10,7 @@ extension FuzzTarget {
         let schemes = DesktopEntry.schemes(in: text).filter(isScheme).map { $0.lowercased() }
         // A path from the input's lines, as linkd would register it: one with a line break is refused by
         // `Registrar.register` (a desktop entry's line cannot hold it), so it never reaches an entry.
-        let executable = text.unicodeScalars.split(separator: "\n").map { String(String.UnicodeScalarView($0)) }
+        let executable = text.unicodeScalars.split(separator: "\n").lazy.map { String(String.UnicodeScalarView($0)) }
             .first { $0.hasPrefix("/") && $0.count < 200 && Registrar.isWritablePath($0) }
         let entry = DesktopEntry(executable: executable ?? "/usr/bin/linkd", schemes: schemes)
         require(DesktopEntry.schemes(in: entry.text) == entry.schemes, "an entry reads back other schemes")

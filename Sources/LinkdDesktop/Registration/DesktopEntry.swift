@@ -28,13 +28,19 @@ package struct DesktopEntry: Sendable, Equatable {
         """
     }
 
-    /// The lines of `text`, split at each LF scalar; a CR before it (a CR LF file) is not part of its line. (A split
-    /// at `"\n"` as a Character would not split a CR LF, which Swift reads as one Character.)
-    static func lines(of text: String) -> [String] {
-        text.unicodeScalars.split(separator: "\n").map { scalars in
-            let line = scalars.last == "\r" ? scalars.dropLast() : scalars[...]
-            return String(String.UnicodeScalarView(line))
+    /// The first line of `text` that starts with `prefix`, without its line end, or `nil`. Lines end at each LF
+    /// scalar, and a CR before it (a CR LF file) is not part of its line: a split at `"\n"` as a Character would
+    /// not split a CR LF, which Swift reads as one Character. The line is a view of `text`: nothing is copied.
+    static func firstLine(of text: String, startingWith prefix: String) -> Substring? {
+        var rest = text.unicodeScalars[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: "\n") ?? rest.endIndex
+            let scalars = rest[..<end]
+            let line = Substring(scalars.last == "\r" ? scalars.dropLast() : scalars)
+            if !line.isEmpty && line.hasPrefix(prefix) { return line }
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
         }
+        return nil
     }
 
     private static func quoteIfNeeded(_ path: String) -> String {
@@ -43,12 +49,10 @@ package struct DesktopEntry: Sendable, Equatable {
 
     /// The schemes an existing linkd.desktop declares (`MimeType=x-scheme-handler/…;`).
     package static func schemes(in text: String) -> [String] {
-        for line in lines(of: text) where line.hasPrefix("MimeType=") {
-            return line.dropFirst("MimeType=".count).split(separator: ";").compactMap { type in
-                type.hasPrefix("x-scheme-handler/") ? String(type.dropFirst("x-scheme-handler/".count)) : nil
-            }
+        guard let line = firstLine(of: text, startingWith: "MimeType=") else { return [] }
+        return line.dropFirst("MimeType=".count).split(separator: ";").compactMap { type in
+            type.hasPrefix("x-scheme-handler/") ? String(type.dropFirst("x-scheme-handler/".count)) : nil
         }
-        return []
     }
 
     /// What is wrong with an entry's `Exec=` for a URL handler, which `desktop-file-validate` does not check: it must
@@ -56,7 +60,7 @@ package struct DesktopEntry: Sendable, Equatable {
     ///
     /// - Returns: the problem, or `nil` when the line is right.
     package static func execProblem(in text: String) -> String? {
-        guard let line = lines(of: text).first(where: { $0.hasPrefix("Exec=") }) else {
+        guard let line = firstLine(of: text, startingWith: "Exec=") else {
             return "there is no Exec= line"
         }
         let words = line.dropFirst("Exec=".count).split(separator: " ")

@@ -6,14 +6,13 @@ package struct MimeAppsList: Sendable, Equatable {
     /// The section of associations added to those the desktop files declare, `[Added Associations]`.
     package static let added = "Added Associations"
 
-    private var lines: [String]
+    /// The lines without their LF; views of the text read, or of the lines an edit wrote.
+    private var lines: [Substring]
 
     /// Reads `text` (an empty list when `nil`), split at each LF (a CR before it stays with its line).
     package init(_ text: String?) {
         // Split by scalars, not characters: a CR LF is one character, which a split at "\n" would not split.
-        lines = (text ?? "").unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
-            String(String.UnicodeScalarView($0))
-        }
+        lines = (text ?? "").unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(Substring.init)
         if lines.last == "" { lines.removeLast() }
     }
 
@@ -22,16 +21,16 @@ package struct MimeAppsList: Sendable, Equatable {
 
     /// The section a header line opens (`[Name]`, or `[Name]` and a CR, as a file with CR LF line ends has it), or
     /// `nil` for any other line.
-    private static func header(_ line: String) -> String? {
-        let line = line.hasSuffix("\r") ? line.dropLast() : Substring(line)
+    private static func header(_ line: Substring) -> Substring? {
+        let line = line.hasSuffix("\r") ? line.dropLast() : line
         guard line.hasPrefix("["), line.hasSuffix("]") else { return nil }
-        return String(line.dropFirst().dropLast())
+        return line.dropFirst().dropLast()
     }
 
     /// The section each line is in, by index (a header is in its own), read in one pass: a lookup stays linear in
     /// the file's length however long the file is.
-    private var sections: [String?] {
-        var current: String?
+    private var sections: [Substring?] {
+        var current: Substring?
         return lines.map { line in
             if let name = Self.header(line) { current = name }
             return current
@@ -41,7 +40,7 @@ package struct MimeAppsList: Sendable, Equatable {
     private func keyIndex(_ key: String, in section: String) -> Int? {
         let sections = self.sections
         let prefix = key + "="
-        return lines.indices.first { index in sections[index] == section && lines[index].hasPrefix(prefix) }
+        return lines.indices.first { index in sections[index] == section[...] && lines[index].hasPrefix(prefix) }
     }
 
     /// The value of `key` in `section`, or `nil`.
@@ -57,14 +56,14 @@ package struct MimeAppsList: Sendable, Equatable {
 
     /// The line of `key` in `section` exactly as it is written, or `nil`.
     package func line(_ key: String, in section: String) -> String? {
-        keyIndex(key, in: section).map { lines[$0] }
+        keyIndex(key, in: section).map { String(lines[$0]) }
     }
 
     /// The keys of `section`, in file order.
     package func keys(in section: String) -> [String] {
         let sections = self.sections
         return lines.indices.compactMap { index in
-            guard sections[index] == section, let equals = lines[index].firstIndex(of: "="),
+            guard sections[index] == section[...], let equals = lines[index].firstIndex(of: "="),
                 !lines[index].hasPrefix("#")
             else { return nil }
             return String(lines[index][..<equals])
@@ -94,14 +93,14 @@ package struct MimeAppsList: Sendable, Equatable {
             lines[index] = Self.ending(line, like: lines[index])
             return
         }
-        if let header = lines.firstIndex(where: { Self.header($0) == section }) {
+        if let header = lines.firstIndex(where: { Self.header($0) == section[...] }) {
             var end = header + 1
             while end < lines.count && Self.header(lines[end]) == nil { end += 1 }
             while end > header + 1 && (lines[end - 1].isEmpty || lines[end - 1] == "\r") { end -= 1 }
             lines.insert(Self.ending(line, like: lines[header]), at: end)
         } else {
             if let last = lines.last, !last.isEmpty { lines.append("") }
-            lines += ["[" + section + "]", line]
+            lines += ["[" + section + "]", line[...]]
         }
     }
 
@@ -119,7 +118,7 @@ package struct MimeAppsList: Sendable, Equatable {
     }
 
     /// `line` with a CR at its end when `neighbour` has one: an edit keeps a CR LF file's line ends.
-    private static func ending(_ line: String, like neighbour: String) -> String {
-        neighbour.hasSuffix("\r") && !line.hasSuffix("\r") ? line + "\r" : line
+    private static func ending(_ line: String, like neighbour: Substring) -> Substring {
+        neighbour.hasSuffix("\r") && !line.hasSuffix("\r") ? (line + "\r")[...] : line[...]
     }
 }

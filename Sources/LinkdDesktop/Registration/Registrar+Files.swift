@@ -61,7 +61,7 @@ extension Registrar {
 
     /// The command of an entry's `Exec=` line, before ` open %u`.
     static func executable(in text: String) -> String? {
-        guard let line = DesktopEntry.lines(of: text).first(where: { $0.hasPrefix("Exec=") }) else { return nil }
+        guard let line = DesktopEntry.firstLine(of: text, startingWith: "Exec=") else { return nil }
         let command = line.dropFirst("Exec=".count)
         guard let end = command.firstRange(of: " open ") else { return nil }
         return String(command[..<end.lowerBound])
