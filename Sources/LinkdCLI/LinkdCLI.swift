@@ -9,7 +9,8 @@ package enum LinkdCLI {
 
     static let commands: [any Command.Type] = [
         OpenCommand.self, ParseCommand.self, RouteCommand.self, CheckCommand.self, RegisterCommand.self,
-        UnregisterCommand.self, StatusCommand.self, DaemonCommand.self, ResetCommand.self, CompletionsCommand.self,
+        UnregisterCommand.self, StatusCommand.self, DaemonCommand.self, ResetCommand.self, LoginCommand.self,
+        CompletionsCommand.self,
     ]
 
     static var help: String {

@@ -58,14 +58,7 @@ struct ResetCommand: Command {
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
-        let loaded = ConfigLoader.installed().load()
-        guard let config = loaded.apps.first(where: { $0.app == app }) else {
-            let known = loaded.apps.map(\.app).joined(separator: ", ")
-            throw .failed(
-                "no app '\(DisplayText.sanitize(app))' in apps.d (apps: \(known.isEmpty ? "none" : known))",
-                exitCode: .usage
-            )
-        }
+        let config = try InstalledApp.named(app)
         let resetLinks = config.links.filter { $0.action == .reset }
         guard let backend = resetLinks.first?.backend ?? config.backend else {
             throw .failed("\(app) has no backend to reset a password with", exitCode: .usage)

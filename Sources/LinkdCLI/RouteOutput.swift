@@ -66,23 +66,27 @@ struct RouteOutput {
         return text
     }
 
-    /// `"reset"`, `"forward"`, `{"exec": [argv…]}` or `{"dbus": "app.id"}`, as the configuration writes it.
+    /// `"reset"`, `"forward"`, `{"exec": [argv…]}`, `{"dbus": "app.id"}` or `{"signin": {"exec": [argv…]}}`, as
+    /// the configuration writes it.
     static func json(_ action: LinkAction) -> JSONValue {
         switch action {
         case .reset: .string("reset")
         case .forward: .string("forward")
         case .exec(let argv): .object([("exec", .array(argv.map { .string($0) }))])
         case .dbus(let id): .object([("dbus", .string(id))])
+        case .signin(.exec(let argv)): .object([("signin", json(.exec(argv)))])
         }
     }
 
-    /// `reset`, `forward`, `exec PROGRAM ARGUMENT…` (each word quoted as a shell would need) or `dbus APP-ID`.
+    /// `reset`, `forward`, `exec PROGRAM ARGUMENT…` (each word quoted as a shell would need), `dbus APP-ID` or
+    /// `signin, then exec PROGRAM ARGUMENT…`.
     static func text(_ action: LinkAction) -> String {
         switch action {
         case .reset: "reset"
         case .forward: "forward"
         case .exec(let argv): "exec " + argv.map { DisplayText.sanitize(shellQuoted($0)) }.joined(separator: " ")
         case .dbus(let id): "dbus " + DisplayText.sanitize(id)
+        case .signin(.exec(let argv)): "signin, then " + text(.exec(argv))
         }
     }
 

@@ -41,6 +41,14 @@ package enum LinkAction: Sendable, Hashable {
     case dbus(String)
     /// Deliver to a running app subscribed on the socket.
     case forward
+    /// Turn the link into a session with the app's backend and deliver the session, never the link.
+    case signin(SignInDelivery)
+}
+
+/// Where a `signin` action delivers the session.
+package enum SignInDelivery: Sendable, Hashable {
+    /// Start the program (argv as in ``LinkAction/exec(_:)``) and hand it the session as JSON on standard input.
+    case exec([String])
 }
 
 /// An auth backend linkd talks to.

@@ -11,19 +11,21 @@ extension AppConfigDecoder {
         case .string("forward"):
             return .forward
         case .object where members.count == 1 && members[0].0 == "exec":
-            return exec(members[0].1, at: "\(path).exec")
+            return exec(members[0].1, at: "\(path).exec").map(LinkAction.exec)
+        case .object where members.count == 1 && members[0].0 == "signin":
+            return signInDelivery(members[0].1, at: "\(path).signin").map(LinkAction.signin)
         case .object where members.count == 1 && members[0].0 == "dbus":
             guard let id = appID(members[0].1, at: "\(path).dbus") else { return nil }
             return .dbus(id)
         default:
-            fail(path, #"expected "reset", "forward", {"exec": [argv…]} or {"dbus": "app.id"}"#)
+            fail(path, #"expected "reset", "forward", {"exec": [argv…]}, {"dbus": "app.id"} or {"signin": …}"#)
         }
         return nil
     }
 
     /// An `exec` action's argv, its program resolved by ``programs``: every argument as written, since a link never
     /// goes into argv. A program that cannot be found drops the link alone (see ``AppConfigDecoder``).
-    private mutating func exec(_ value: JSONValue, at path: String) -> LinkAction? {
+    private mutating func exec(_ value: JSONValue, at path: String) -> [String]? {
         guard let argv = value.arrayElements, !argv.isEmpty,
             case let words = argv.compactMap(\.stringValue), words.count == argv.count,
             words.allSatisfy({ !$0.isEmpty })
@@ -42,13 +44,28 @@ extension AppConfigDecoder {
         }
         do throws(ProgramSearch.Failure) {
             let program = try programs.resolve(words[0])
-            return isValid ? .exec([program] + words.dropFirst()) : nil
+            return isValid ? [program] + words.dropFirst() : nil
         } catch {
             // The link stays, with the program as written (no absolute path): the daemon then answers a click on it
             // that the program cannot be found, which a person can act on, and never runs anything for it.
             report("\(path)[0]", error.description)
-            return isValid ? .exec(words) : nil
+            return isValid ? words : nil
         }
+    }
+
+    /// Where a `signin` action hands the session: `{"exec": [argv…]}`. (A subscriber, `"forward"`, is not built yet:
+    /// a session waiting in a queue would have to wait somewhere a crash cannot lose it, and not on disk.)
+    private mutating func signInDelivery(_ value: JSONValue, at path: String) -> SignInDelivery? {
+        let members = value.objectMembers ?? []
+        switch value {
+        case .object where members.count == 1 && members[0].0 == "exec":
+            return exec(members[0].1, at: "\(path).exec").map(SignInDelivery.exec)
+        case .string("forward"):
+            fail(path, #"a session cannot be forwarded to a subscriber yet; use {"exec": [argv…]}"#)
+        default:
+            fail(path, #"expected {"exec": [argv…]}: the program that gets the session"#)
+        }
+        return nil
     }
 
     /// The first desktop-entry field code (`%u`, `%F` …) or `{name}` placeholder (`{url}`, `{link}`) in `word`;
@@ -68,6 +85,23 @@ extension AppConfigDecoder {
             return text
         }
         return nil
+    }
+
+    /// A `signin` link needs the `supabase` format (the routes that sign in through PKCE, a token hash or the
+    /// implicit flow) and a Supabase backend.
+    mutating func checkSignIn(format: AuthLinkFormat?, backend: BackendConfig?, hasOwnBackend: Bool, at path: String) {
+        guard format == .supabase else {
+            fail("\(path).format", "action 'signin' needs format 'supabase'")
+            return
+        }
+        guard let backend else {
+            fail("\(path).action", "action 'signin' needs a backend (the app's or the link's)")
+            return
+        }
+        if backend.format != .supabase {
+            let location = hasOwnBackend ? "\(path).backend" : "$.backend"
+            fail(location, "a '\(backend.format.rawValue)' backend cannot sign in with 'supabase' links")
+        }
     }
 
     mutating func checkReset(

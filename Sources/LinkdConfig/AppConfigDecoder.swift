@@ -165,8 +165,14 @@ package struct AppConfigDecoder {
         let action = linkAction(object["action"], at: "\(path).action")
         let backend = object["backend"].flatMap { backendConfig($0, at: "\(path).backend") }
         let hasBrokenBackend = object["backend"] == nil ? hasBrokenAppBackend : backend == nil
-        if action == .reset && !hasBrokenBackend {
-            checkReset(format: format, backend: backend ?? appBackend, hasOwnBackend: backend != nil, at: path)
+        if !hasBrokenBackend {
+            switch action {
+            case .reset:
+                checkReset(format: format, backend: backend ?? appBackend, hasOwnBackend: backend != nil, at: path)
+            case .signin:
+                checkSignIn(format: format, backend: backend ?? appBackend, hasOwnBackend: backend != nil, at: path)
+            default: break
+            }
         }
         guard let pattern, let action else { return nil }
         return LinkConfig(

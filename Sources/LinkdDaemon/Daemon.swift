@@ -70,7 +70,8 @@ package struct Daemon: Sendable {
             execTimeLimit: options.execTimeLimit,
             forwardTTL: options.forwardTTL,
             forwardQueueLimit: options.limits.queuedForwardLinks,
-            pkceStore: PKCEStore(stateFolder: XDGDirectories().linkdState)
+            pkceStore: PKCEStore(stateFolder: XDGDirectories().linkdState),
+            signInStore: PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .signIn)
         )
         let signals = SignalWatch()
         let stops = signals.stops

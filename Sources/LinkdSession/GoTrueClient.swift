@@ -58,6 +58,16 @@ package struct GoTrueClient: Sendable {
         _ = try await call("POST", "/recover?redirect_to=" + PercentEncoding.encodeComponent(redirectTo), body: body)
     }
 
+    /// `POST /otp?redirect_to=…` with `create_user: false` and an S256 challenge: asks GoTrue to email a magic link
+    /// to an existing account (contract A.11: 200 `{}`; an address with no account is `otp_disabled`).
+    package func magicLink(email: String, redirectTo: String, challenge: String) async throws(SessionError) {
+        let body = JSONValue.object([
+            ("email", .string(email)), ("create_user", .bool(false)), ("code_challenge", .string(challenge)),
+            ("code_challenge_method", .string("s256")),
+        ])
+        _ = try await call("POST", "/otp?redirect_to=" + PercentEncoding.encodeComponent(redirectTo), body: body)
+    }
+
     /// `PUT /user {"password": …}`: sets the new password.
     package func updatePassword(_ password: Secret, accessToken: Secret) async throws(SessionError) {
         let body = JSONValue.object([("password", .string(password.revealed()))])

@@ -6,6 +6,11 @@ package struct GoTrueSession: Sendable {
     package var refreshToken: Secret
     /// Unix seconds.
     package var expiresAt: Int64
+    /// `bearer`, as GoTrue says it.
+    package var tokenType: String
+    /// How the user signed up (`email`, `github`, `apple` …): the user's `app_metadata.provider`; `email` when the
+    /// answer does not say.
+    package var provider: String
     package var user: GoTrueUser
 
     /// Reads a session from GoTrue's answer.
@@ -18,6 +23,8 @@ package struct GoTrueSession: Sendable {
         accessToken = Secret(access)
         refreshToken = Secret(refresh)
         expiresAt = object["expires_at"]?.int64Value ?? 0
+        tokenType = object["token_type"]?.stringValue ?? "bearer"
+        provider = userObject["app_metadata"]?["provider"]?.stringValue ?? "email"
         user = try GoTrueUser(userObject)
     }
 }

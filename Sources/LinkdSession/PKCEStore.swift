@@ -2,22 +2,38 @@ package import LinkdFormats
 import LinkdSystem
 
 /// The verifiers of resets linkd requested (`linkd reset request`), one per app, in a folder the caller names
-/// (`$XDG_STATE_HOME/linkd/pkce/`; folder 0700, files 0600).
+/// (`$XDG_STATE_HOME/linkd/pkce/`; folder 0700, files 0600); those of sign-ins it started (`linkd login`) are kept
+/// apart (`pkce-signin/`), so that a reset's verifier never proves a sign-in link, nor the other way round.
 ///
 /// A verifier stays until the exchange it proves succeeds, which removes it: any `code=` link can be opened, and
 /// one that is not the email's must not use up the verifier the email's link needs. It expires with GoTrue's flow
 /// state (300 s after the request by default), and storing a new one removes expired ones.
 package struct PKCEStore: Sendable {
-    /// How long a stored verifier is kept.
+    /// How long a stored reset verifier is kept.
     package static let lifetime: Int64 = 300
+    /// How long a stored sign-in verifier is kept: a sign-in started in the browser may take a while.
+    package static let signInLifetime: Int64 = 600
+
+    /// What the verifiers of a store prove.
+    package enum Purpose: Sendable {
+        /// Resets requested with `linkd reset request`.
+        case reset
+        /// Sign-ins started with `linkd login`.
+        case signIn
+    }
 
     /// The folder the verifiers are kept in.
     package let directory: String
+    /// How long a verifier stored here is kept, in seconds.
+    package let verifierLifetime: Int64
 
     /// The store kept in `pkce` under linkd's state folder (`$XDG_STATE_HOME/linkd`, as the caller found it), created
     /// (0700) when the first verifier is stored.
-    package init(stateFolder: String) {
-        self.directory = stateFolder + "/pkce"
+    package init(stateFolder: String, purpose: Purpose = .reset) {
+        switch purpose {
+        case .reset: (directory, verifierLifetime) = (stateFolder + "/pkce", Self.lifetime)
+        case .signIn: (directory, verifierLifetime) = (stateFolder + "/pkce-signin", Self.signInLifetime)
+        }
     }
 
     /// Why a verifier could not be stored.
@@ -50,12 +66,36 @@ package struct PKCEStore: Sendable {
         removeExpired(now: now)
         let path = file(for: app)
         let text = JSONValue.object([
-            ("verifier", .string(verifier.revealed())), ("expires", .number(now + Self.lifetime)),
+            ("verifier", .string(verifier.revealed())), ("expires", .number(now + verifierLifetime)),
         ]).serialized
         do throws(SystemdError) {
             try FileSystem.writeAtomically(Array(text.utf8), to: path)
         } catch {
             throw Unwritable(error, path: path)
+        }
+    }
+
+    /// Stores a new verifier for `app`, then runs `request` with its S256 challenge; the verifier is forgotten again
+    /// when the request fails. It is kept before the request goes out, since the email may arrive before the answer.
+    ///
+    /// - Throws: ``ResetFailure/Kind/stateUnwritable`` when the verifier cannot be stored (nothing is sent), or the
+    ///   request's failure.
+    package func requestWithNewVerifier(
+        app: String,
+        now: Int64,
+        _ request: (_ challenge: String) async throws(SessionError) -> Void
+    ) async throws(ResetFailure) {
+        let verifier = PKCE.makeVerifier()
+        do {
+            try store(Secret(verifier), app: app, now: now)
+        } catch {
+            throw ResetFailure(error)
+        }
+        do throws(SessionError) {
+            try await request(PKCE.challenge(for: verifier))
+        } catch {
+            remove(Secret(verifier), app: app)
+            throw ResetFailure(error)
         }
     }
 

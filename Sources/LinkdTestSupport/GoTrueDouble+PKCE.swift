@@ -8,22 +8,7 @@ extension GoTrueService {
         guard let email = body["email"] as? String, !email.isEmpty else {
             throw Failure(status: 400, code: "validation_failed", message: "Password recovery requires an email")
         }
-        let challenge = body["code_challenge"] as? String
-        let method = body["code_challenge_method"] as? String
-        if (challenge == nil) != (method == nil) {
-            throw Failure(
-                status: 400,
-                code: "validation_failed",
-                message: "PKCE flow requires code_challenge_method and code_challenge"
-            )
-        }
-        if let challenge, !(43...128).contains(challenge.count) {
-            throw Failure(
-                status: 400,
-                code: "validation_failed",
-                message: "code challenge has to be between 43 and 128 characters"
-            )
-        }
+        let challenge = try Self.challenge(in: body)
         guard let user = state.users.values.first(where: { $0.email == email }) else { return .json(200, [:]) }
         if let challenge {
             state.counter += 1

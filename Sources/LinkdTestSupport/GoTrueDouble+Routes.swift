@@ -35,6 +35,7 @@ extension GoTrueService {
             case ("POST", "/auth/v1/verify"): return try verify(request, &state)
             case ("POST", "/auth/v1/logout"): return try logout(request, &state)
             case ("POST", "/auth/v1/recover"): return try recover(request, &state)
+            case ("POST", "/auth/v1/otp"): return try otp(request, &state)
             default: throw Failure(status: 404, code: "not_found", message: "Not found")
             }
         } catch var failure as Failure {

@@ -121,6 +121,19 @@ package final class GoTrueDouble: Sendable {
         }
     }
 
+    /// The link the newest magic-link email of `email` leads to once GoTrue has verified it: the request's
+    /// `redirect_to` with the flow's `code` (`com.example.app://signin?code=…`); `nil` when there is none.
+    package func magicLinkRedirect(for email: String) -> String? {
+        service.state.withLock { state in
+            guard let user = state.users.values.first(where: { $0.email == email }),
+                let (code, flow) = state.flows.filter({ $0.value.userID == user.id && $0.value.method == "magiclink" })
+                    .max(by: { $0.value.created < $1.value.created }),
+                let redirect = flow.redirectTo
+            else { return nil }
+            return redirect + (redirect.contains("?") ? "&" : "?") + "code=" + code
+        }
+    }
+
     /// Whether the session `accessToken` belongs to is still live (not logged out, not ended by a password change).
     package func isSessionLive(accessToken: String) -> Bool {
         service.state.withLock { state in

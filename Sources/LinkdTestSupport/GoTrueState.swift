@@ -43,6 +43,8 @@ struct GoTrueState {
         var created: Int
         /// The flow's authentication method, which the exchange's session gets as its `amr` (`recovery`).
         var method: String
+        /// Where the email's link leads once GoTrue has verified it (`redirect_to`), when the request said.
+        var redirectTo: String? = nil
     }
     var counter = 0
 

@@ -90,6 +90,27 @@ import Testing
             ["1:26: $.links[0].format: action 'reset' needs format 'supabase' or 'appservices'"]
         ),
         (
+            #"{"app": "a.b", "links": [{"match": "x://y", "format": "supabase", "action": {"signin": {"exec": ["/bin/cat"]}}}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}}"#,
+            []
+        ),
+        (
+            #"{"app": "a.b", "links": [{"match": "x://y", "format": "supabase", "action": {"signin": "forward"}}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}}"#,
+            [
+                #"1:88: $.links[0].action.signin: a session cannot be forwarded to a subscriber yet; use {"exec": [argv…]}"#
+            ]
+        ),
+        (
+            #"{"app": "a.b", "links": [{"match": "x://y", "action": {"signin": {"exec": ["/bin/cat"]}}}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}}"#,
+            ["1:26: $.links[0].format: action 'signin' needs format 'supabase'"]
+        ),
+        (
+            """
+            {"app": "a.b", "links": [{"match": "x://y", "format": "supabase", "action": {"signin": {"exec": ["/bin/cat"]}}}],
+             "backend": {"kind": "appservices", "url": "https://h.example", "appId": "n-1"}}
+            """,
+            ["2:13: $.backend: a 'appservices' backend cannot sign in with 'supabase' links"]
+        ),
+        (
             #"{"app": "a.b", "links": [{"match": "x://y", "action": "forward"}], "backend": {"kind": "supabase", "url": "https://h.example", "apikey": "k"}}"#,
             ["1:79: $.backend.apiKey: missing", "1:128: $.backend.apikey: unknown key; did you mean 'apiKey'?"]
         ),

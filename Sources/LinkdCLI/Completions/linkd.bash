@@ -30,7 +30,7 @@ _linkd()
         fi
     fi
     local linkd=${words[0]} command=${words[1]-} i ended=false
-    local commands='open parse route check register unregister status daemon reset completions'
+    local commands='open parse route check register unregister status daemon reset login completions'
     for ((i = 2; i < cword; i++)); do
         [[ ${words[i]} == -- ]] && ended=true
     done
@@ -86,6 +86,7 @@ _linkd()
         reset)
             # The action comes first: `linkd reset request --app NAME --email ADDR`.
             if ((cword == 2)); then values=request; elif [[ ${words[2]} == request ]]; then options='--app --email'; fi ;;
+        login) options='--app --email' ;;
         completions)
             options='--list'
             ((cword == 2)) && values='bash zsh fish' ;;

@@ -70,9 +70,27 @@ struct ExecAction: Action {
         _ = await deliver(link: link, entry: again, service: service)
     }
 
-    /// Starts the program, hands it the payload, and answers once it has read it (or failed to).
+    /// Starts the program, hands it the route, and answers once it has read it (or failed to).
     private func deliver(link: ClaimedLink, entry: Spool.Entry, service: LinkService) async -> WireProtocol.Response {
         guard case .exec(let arguments) = link.claim.action else { preconditionFailure("an exec link") }
+        let payload = Self.payload(id: entry.id, app: link.appName, route: link.route, url: entry.url)
+        let answer = WireProtocol.Response.accepted(route: link.route.id, app: link.appName, state: .delivered)
+        return await deliver(payload, to: arguments, answering: answer, link: link, entry: entry, service: service)
+    }
+
+    /// Starts `arguments` (the caller holds one of the supervisor's slots), hands it `payload` on standard input,
+    /// and gives `answer` once it has read all of it — or the failure, when it could not be started or did not read
+    /// it. Either way the link's flight is finished with the answer, and its entry leaves the spool (unless the
+    /// daemon stops first). What the program writes is logged with the link's secrets and `secrets` redacted.
+    func deliver(
+        _ payload: [UInt8],
+        to arguments: [String],
+        answering answer: WireProtocol.Response,
+        secrets: [String] = [],
+        link: ClaimedLink,
+        entry: Spool.Entry,
+        service: LinkService
+    ) async -> WireProtocol.Response {
         guard arguments[0].hasPrefix("/"), FileSystem.isExecutable(arguments[0]) else {
             // Not found when the configuration was read (or gone since): nothing is run for the link.
             service.spool.remove(entry.id)
@@ -88,13 +106,14 @@ struct ExecAction: Action {
                 service: service
             )
         }
-        let payload = Self.payload(id: entry.id, app: link.appName, route: link.route, url: entry.url)
         var subprocess = Subprocess(arguments, environment: Self.environment(linkID: entry.id), directory: "/")
         subprocess.output = .pipe
         subprocess.errorOutput = .sameAsOutput
         do {
             let program = try await subprocess.deliver(payload, deadline: .now + timeLimit) { running in
-                // Recorded before the program is given anything, so a daemon that dies now leaves a trace of it.
+                // Recorded before the program is given anything, so a daemon that dies now leaves a trace of it (a
+                // sign-in's entry stays as it is: its replay runs nothing again).
+                guard case .exec = entry.kind else { return }
                 var started = entry
                 started.kind = .exec(program: ProcessIdentity.of(running.pid))
                 try? service.spool.write(started)
@@ -104,10 +123,9 @@ struct ExecAction: Action {
                 "link \(entry.shortID) delivered to '\(arguments[0])' (pid \(program.pid))",
                 link.logFields(entry)
             )
-            let response = WireProtocol.Response.accepted(route: link.route.id, app: link.appName, state: .delivered)
-            await service.finishFlight(link.flightKey, with: response, keepingItOpen: true)
-            supervisor.watch(program, name: arguments[0], link: link, entry: entry)
-            return response
+            await service.finishFlight(link.flightKey, with: answer, keepingItOpen: true)
+            supervisor.watch(program, name: arguments[0], link: link, entry: entry, secrets: secrets)
+            return answer
         } catch {
             if Task.isCancelled {
                 // The daemon is stopping before the program read the link: the link stays for the next daemon.
@@ -129,7 +147,7 @@ struct ExecAction: Action {
     }
 
     /// The answer when the program did not get the link; whoever joined the flight is told the same.
-    private func fail(
+    func fail(
         _ failure: WireProtocol.Failure,
         link: ClaimedLink,
         service: LinkService

@@ -33,11 +33,20 @@ final class ProgramSupervisor: Sendable {
     }
 
     /// Watches `program` (named `name` in the log), which read `entry`'s link, and holds its slot until it exits.
-    func watch(_ program: Subprocess.Running, name: String, link: ClaimedLink, entry: Spool.Entry) {
-        let secrets = link.route.fields.compactMap { field -> String? in
-            guard case .secret(let secret) = field.value else { return nil }
-            return secret.revealed()
-        }
+    /// Its output is logged with the link's secrets and `secrets` (what else it was given: a session's tokens)
+    /// redacted.
+    func watch(
+        _ program: Subprocess.Running,
+        name: String,
+        link: ClaimedLink,
+        entry: Spool.Entry,
+        secrets given: [String] = []
+    ) {
+        let secrets =
+            link.route.fields.compactMap { field -> String? in
+                guard case .secret(let secret) = field.value else { return nil }
+                return secret.revealed()
+            } + given
         continuation.yield(
             Watched(
                 program: program,

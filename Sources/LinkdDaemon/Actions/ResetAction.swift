@@ -232,7 +232,7 @@ struct ResetAction: Action {
     }
 
     /// Sends a desktop notification (markup escaped, controls stripped); a failure is logged.
-    private static func notify(summary: String, body: String, log: DaemonLog) async {
+    static func notify(summary: String, body: String, log: DaemonLog) async {
         do {
             try await DesktopNotification.show(summary: summary, body: body)
         } catch {

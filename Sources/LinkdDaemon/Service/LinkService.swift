@@ -22,6 +22,7 @@ actor LinkService {
     let dbus: DBusAction
     let forward: ForwardAction
     let reset: ResetAction
+    let signIn: SignInAction
     private var flights: [String: Flight] = [:]
 
     init(
@@ -34,7 +35,8 @@ actor LinkService {
         execTimeLimit: Duration,
         forwardTTL: Double,
         forwardQueueLimit: Int = Daemon.Limits().queuedForwardLinks,
-        pkceStore: PKCEStore?
+        pkceStore: PKCEStore?,
+        signInStore: PKCEStore? = nil
     ) {
         self.resolver = resolver
         self.spool = spool
@@ -45,6 +47,7 @@ actor LinkService {
         dbus = DBusAction()
         forward = ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit)
         reset = ResetAction(pkceStore: pkceStore)
+        signIn = SignInAction(pkceStore: signInStore, exec: exec)
     }
 
     /// Reads the configuration again and routes the next link with it; a configuration that has problems keeps its
@@ -81,6 +84,7 @@ actor LinkService {
         case .dbus: return await dbus.open(claimed, client: client, service: self)
         case .forward: return await forward.open(claimed, client: client, service: self)
         case .reset: return await reset.open(claimed, client: client, service: self)
+        case .signin: return await signIn.open(claimed, client: client, service: self)
         }
     }
 
@@ -136,6 +140,7 @@ actor LinkService {
                 case .dbus: await dbus.replay(entry, link: link, service: self)
                 case .forward: await forward.replay(entry, link: link, service: self)
                 case .reset: await reset.replay(entry, link: link, service: self)
+                case .signin: await signIn.replay(entry, link: link, service: self)
                 }
             }
         }

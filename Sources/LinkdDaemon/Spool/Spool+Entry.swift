@@ -13,6 +13,8 @@ extension Spool {
             case forward(app: String, expires: Double)
             /// A password reset; `sent` once the request carrying the password may have gone out.
             case reset(sent: Bool)
+            /// A sign-in: the link's code is exchanged for a session, which goes to the app's program.
+            case signin
         }
 
         /// The stable id: the file name, and the `id` an exec program receives, so it can recognise a repeat.
@@ -64,6 +66,7 @@ extension Spool.Entry: Codable {
                 expires: try container.decode(Double.self, forKey: .expires)
             )
         case "reset": kind = .reset(sent: try container.decodeIfPresent(Bool.self, forKey: .sent) ?? false)
+        case "signin": kind = .signin
         default:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown kind")
         }
@@ -87,6 +90,7 @@ extension Spool.Entry: Codable {
         case .reset(let sent):
             try container.encode("reset", forKey: .kind)
             try container.encode(sent, forKey: .sent)
+        case .signin: try container.encode("signin", forKey: .kind)
         }
     }
 }

@@ -103,18 +103,9 @@ package struct SupabaseBackend: AuthBackend {
         verifierStore: PKCEStore,
         app: String
     ) async throws(ResetFailure) {
-        let verifier = PKCE.makeVerifier()
-        let now = Int64(time(nil))
-        do {
-            try verifierStore.store(Secret(verifier), app: app, now: now)  // kept before the email can arrive
-        } catch {
-            throw ResetFailure(error)
-        }
-        do throws(SessionError) {
-            try await client.recover(email: email, redirectTo: redirectTo, challenge: PKCE.challenge(for: verifier))
-        } catch {
-            verifierStore.remove(Secret(verifier), app: app)
-            throw ResetFailure(error)
+        try await verifierStore.requestWithNewVerifier(app: app, now: Int64(time(nil))) {
+            (challenge) async throws(SessionError) in
+            try await client.recover(email: email, redirectTo: redirectTo, challenge: challenge)
         }
     }
 }

@@ -1,0 +1,166 @@
+import FoundationEssentials
+import LinkdConfig
+import LinkdDesktop
+import LinkdFormats
+import LinkdRouting
+import LinkdSession
+
+/// The `signin` action: the link becomes a session with the app's backend, and the app's program gets the session
+/// (as JSON on standard input, like an `exec` link's route) — never the link's own secrets.
+///
+/// It signs in only what linkd started itself: a `supabase.pkce` link whose code the verifier of a `linkd login`
+/// proves. A sign-in linkd did not start — an implicit session, a magic link, a signup or invite confirmation that
+/// arrives by email — could be an attacker's own account mailed to the person, and may only be delivered once the
+/// person has confirmed it; linkd cannot ask for that yet, so it refuses those links before anything is sent.
+struct SignInAction: Action {
+    /// The verifiers of sign-ins started with `linkd login`.
+    let pkceStore: PKCEStore?
+    /// Starts the program the session goes to.
+    let exec: ExecAction
+
+    func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
+        guard case .signin(.exec(let arguments)) = link.claim.action else { preconditionFailure("a signin link") }
+        guard let backend = link.claim.backend ?? link.app.backend, case .supabase(let supabase) = backend.makeBackend()
+        else {
+            return refuse(
+                WireProtocol.Failure(
+                    kind: .unavailable,
+                    reason: "no_backend",
+                    message: "\(link.appName) has no Supabase backend"
+                ),
+                link,
+                service
+            )
+        }
+        if let expired = ResetAction.expiry(link.route) { return refuse(expired, link, service) }
+        let code: Secret
+        let verifier: PKCEVerifier
+        switch (link.route.auth, pkceStore?.verifier(for: link.appName, now: Int64(Date().timeIntervalSince1970))) {
+        case (.supabasePKCE(let pkce), let stored?):
+            (code, verifier) = (pkce.code, stored)
+        case (.supabasePKCE, nil):
+            return refuse(
+                Self.notStarted(link, why: "no stored PKCE verifier, or it was used or expired"),
+                link,
+                service
+            )
+        case (.supabaseOTP, _), (.supabaseSession, _), (.supabaseRecovery, _):
+            return refuse(
+                Self.notStarted(link, why: "it came by email, and linkd cannot ask you to confirm it yet"),
+                link,
+                service
+            )
+        default:
+            return refuse(
+                WireProtocol.Failure(
+                    kind: .invalid,
+                    reason: "not_a_signin",
+                    message: "a '\(link.route.id)' link does not sign in; linkd refuses it at a sign-in link"
+                ),
+                link,
+                service
+            )
+        }
+        if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
+        guard await exec.supervisor.slots.take() else {
+            let limit = exec.supervisor.slots.limit
+            return await exec.fail(
+                Task.isCancelled ? .daemonStopping : .tooManyPrograms(limit: limit),
+                link: link,
+                service: service
+            )
+        }
+        let entry: Spool.Entry
+        do throws(WireProtocol.Failure) {
+            entry = try service.record(link.url, kind: .signin)
+        } catch {
+            exec.supervisor.slots.give()
+            return await exec.fail(error, link: link, service: service)
+        }
+        service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
+        let signIn = SupabaseSignIn(client: supabase.client)
+        let deadline = ContinuousClock.now + PasswordReset<SupabaseBackend>.defaultBackendTimeLimit
+        let outcome = await RequestDeadline.$current.withValue(deadline) {
+            () async -> Result<GoTrueSession, SessionError> in
+            do throws(SessionError) {
+                return .success(try await signIn.exchange(code: code, verifier: verifier))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let session: GoTrueSession
+        switch outcome {
+        case .success(let value):
+            session = value
+        case .failure(let error):
+            service.spool.remove(entry.id)
+            exec.supervisor.slots.give()
+            let failure = WireProtocol.Failure(ResetFailure(error))
+            service.log.warning("link \(entry.shortID): not signed in: \(failure.message)", link.logFields(entry))
+            return await exec.fail(failure, link: link, service: service)
+        }
+        let email = session.user.email.isEmpty ? "user \(session.user.id)" : session.user.email
+        service.log.info(
+            "link \(entry.shortID): signed in to \(link.appName) as \(JWTClaims.mask(email))",
+            link.logFields(entry)
+        )
+        let answer = WireProtocol.Response.accepted(
+            route: link.route.id,
+            app: link.appName,
+            state: .done,
+            message: "signed in: \(link.appName) as \(email)"
+        )
+        let response = await exec.deliver(
+            session.delivery(id: entry.id, app: link.appName, route: link.route.id),
+            to: arguments,
+            answering: answer,
+            secrets: session.secretValues,
+            link: link,
+            entry: entry,
+            service: service
+        )
+        if let client, await !client.isWaiting, case .accepted = response {
+            await ResetAction.notify(
+                summary: "Signed in",
+                body: "Signed in to \(link.appName) as \(email).",
+                log: service.log
+            )
+        }
+        return response
+    }
+
+    /// A sign-in left in the spool by a daemon that stopped is not run again (its code may have been used, and the
+    /// session never reached the app): the person is told to sign in again.
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async {
+        service.spool.remove(entry.id)
+        service.log.notice("link \(entry.shortID): a sign-in interrupted by a crash is not replayed")
+        let app = link?.appName ?? "an app"
+        await ResetAction.notify(
+            summary: "Sign-in interrupted",
+            body: "\(app): linkd stopped before you were signed in; sign in again.",
+            log: service.log
+        )
+    }
+
+    private func refuse(
+        _ failure: WireProtocol.Failure,
+        _ link: ClaimedLink,
+        _ service: LinkService
+    ) -> WireProtocol.Response {
+        service.log.warning(
+            "refused a link at \(link.appName)'s sign-in: \(failure.message)",
+            [("LINKD_ROUTE", link.route.id)]
+        )
+        return .failed(failure)
+    }
+
+    /// The refusal of a sign-in linkd did not start.
+    private static func notStarted(_ link: ClaimedLink, why: String) -> WireProtocol.Failure {
+        WireProtocol.Failure(
+            kind: .invalid,
+            reason: "not_started_by_linkd",
+            message: "linkd did not start this sign-in to \(link.appName) (\(why)); sign in with "
+                + "'linkd login --app \(link.appName) --email ADDR'"
+        )
+    }
+}

@@ -1,0 +1,27 @@
+import LinkdFormats
+
+extension GoTrueSession {
+    /// What an app gets for a sign-in, as one JSON object and a newline: `{"id", "app", "route", "session":
+    /// {"access_token", "refresh_token", "expires_at", "token_type", "provider", "user": {"id", "email"}},
+    /// "backend": "supabase"}`, with the real token values (the app acts on them).
+    ///
+    /// - Parameters:
+    ///   - id: the link's spool id, by which the app can recognise a repeat.
+    ///   - app: the app's id.
+    ///   - route: the id of the link's route (`supabase.pkce`).
+    package func delivery(id: String, app: String, route: String) -> [UInt8] {
+        let session = JSONValue.object([
+            ("access_token", .string(accessToken.revealed())), ("refresh_token", .string(refreshToken.revealed())),
+            ("expires_at", .number(expiresAt)), ("token_type", .string(tokenType)), ("provider", .string(provider)),
+            ("user", .object([("id", .string(user.id)), ("email", .string(user.email))])),
+        ])
+        let object = JSONValue.object([
+            ("id", .string(id)), ("app", .string(app)), ("route", .string(route)), ("session", session),
+            ("backend", .string("supabase")),
+        ])
+        return Array((object.serialized + "\n").utf8)
+    }
+
+    /// The session's secret values, for a redactor: its tokens.
+    package var secretValues: [String] { [accessToken.revealed(), refreshToken.revealed()] }
+}

@@ -1,0 +1,46 @@
+import Glibc
+package import LinkdFormats
+
+/// Signing in with Supabase Auth (GoTrue) through an emailed link that linkd asked for: a magic link requested with
+/// a PKCE challenge (`POST /otp`), and the `code` its link brings back exchanged, with the stored verifier, for the
+/// session (`POST /token?grant_type=pkce`).
+package struct SupabaseSignIn: Sendable {
+    /// The client that sends the requests.
+    package let client: GoTrueClient
+
+    /// A sign-in that talks through `client`.
+    package init(client: GoTrueClient) {
+        self.client = client
+    }
+
+    /// Exchanges a PKCE link's `code` for its session, proved by `verifier`, which only a successful exchange uses up:
+    /// a `code=` link that is not the email's (an attacker's, say) leaves it for the email's link.
+    ///
+    /// - Throws: the backend's refusal (`flow_state_not_found` for a used or foreign code, `flow_state_expired`,
+    ///   `bad_code_verifier`), or why there was no answer.
+    package func exchange(code: Secret, verifier: PKCEVerifier) async throws(SessionError) -> GoTrueSession {
+        let session = try await RequestRetry()({ () async throws(SessionError) in
+            try await client.exchange(code: code, verifier: verifier.value)
+        })
+        verifier.spend()
+        return session
+    }
+
+    /// Stores a new PKCE verifier for `app`, then asks for a magic link to `email` (`POST /otp`, `create_user: false`,
+    /// with the verifier's S256 challenge) that leads to `redirectTo`; the verifier is forgotten again when the
+    /// request fails.
+    ///
+    /// - Throws: ``ResetFailure/Kind/stateUnwritable`` when the verifier cannot be stored (nothing is sent), or the
+    ///   backend's refusal (`otp_disabled` for an address with no account, a rate limit), or why there was no answer.
+    package func requestMagicLink(
+        email: String,
+        redirectTo: String,
+        verifierStore: PKCEStore,
+        app: String
+    ) async throws(ResetFailure) {
+        try await verifierStore.requestWithNewVerifier(app: app, now: Int64(time(nil))) {
+            (challenge) async throws(SessionError) in
+            try await client.magicLink(email: email, redirectTo: redirectTo, challenge: challenge)
+        }
+    }
+}
