@@ -99,18 +99,24 @@ struct DaemonClient {
     }
 
     /// The response to the oldest request not yet answered; `nil` when the connection ended first. A password
-    /// question the daemon asks on the way is answered with `answer`.
+    /// question the daemon asks on the way is answered with `answer`, a confirmation with `confirm`.
     mutating func receive(
-        answer: (WireProtocol.PasswordQuestion) -> Secret? = { _ in nil }
+        answer: (WireProtocol.PasswordQuestion) -> Secret? = { _ in nil },
+        confirm: (WireProtocol.ConfirmQuestion) -> Bool = { _ in false }
     ) async -> WireProtocol.Response? {
         guard let socket = connection?.socket, var reader = connection?.reader else { return nil }
         defer { connection = (socket, reader) }
         while let line = try? await reader.nextLine(deadline: .now + Self.answerTimeout) {
-            guard let question = (try? JSONValue.parse(line)).flatMap(WireProtocol.PasswordQuestion.init) else {
+            let object = try? JSONValue.parse(line)
+            let reply: String
+            if let question = object.flatMap(WireProtocol.PasswordQuestion.init) {
+                reply = WireProtocol.passwordAnswer(answer(question))
+            } else if let question = object.flatMap(WireProtocol.ConfirmQuestion.init) {
+                reply = WireProtocol.confirmAnswer(confirm(question))
+            } else {
                 return WireProtocol.Response(line: line)
             }
-            let reply = WireProtocol.passwordAnswer(answer(question)) + "\n"
-            try? await socket.write(Array(reply.utf8), deadline: .now + Self.answerTimeout)
+            try? await socket.write(Array((reply + "\n").utf8), deadline: .now + Self.answerTimeout)
         }
         return nil
     }

@@ -52,7 +52,11 @@ extension OpenCommand {
                 count += 1
                 let input = String(decoding: bytes, as: UTF8.self)
                 let shown = resolver.map { RouteOutput.redacted(input, try? $0.resolve(LinkURL(parsing: bytes))) }
-                let request = WireProtocol.Request.open(url: input, interactive: prompt.source != nil)
+                let request = WireProtocol.Request.open(
+                    url: input,
+                    interactive: prompt.source != nil,
+                    canConfirm: prompt.canConfirm
+                )
                 toSend.append(Sent(number: count, shownInput: shown, request: request))
             }
             if toSend.isEmpty && unanswered.isEmpty { return worst }
@@ -70,11 +74,14 @@ extension OpenCommand {
             }
             var gavePassword = false
             prompt.missingAskpass = nil
-            let response = await client.receive { question in
-                let password = prompt.answer(question)
-                gavePassword = gavePassword || password != nil
-                return password
-            }
+            let response = await client.receive(
+                answer: { question in
+                    let password = prompt.answer(question)
+                    gavePassword = gavePassword || password != nil
+                    return password
+                },
+                confirm: { prompt.confirm($0) }
+            )
             var oldest = unanswered.removeFirst()
             oldest.gavePassword = oldest.gavePassword || gavePassword
             let stopped = response?.failure?.reason == WireProtocol.Failure.daemonStopping.reason

@@ -70,6 +70,20 @@ struct PasswordPrompt {
         }
     }
 
+    /// Whether the person can be asked to confirm a sign-in: only on a terminal (an askpass program asks for a
+    /// password, and standard input may be a script's).
+    var canConfirm: Bool { source == .terminal }
+
+    /// Asks the person on the terminal to confirm `question` (a sign-in linkd did not start): yes only for `y` or
+    /// `yes`.
+    func confirm(_ question: WireProtocol.ConfirmQuestion) -> Bool {
+        guard canConfirm else { return false }
+        console.writeError("\(question.prompt) [y/N] ")
+        guard let line = FileDescriptor.standardInput.readLine() else { return false }
+        let answer = String(decoding: line, as: UTF8.self).lowercased().filter { !$0.isWhitespace }
+        return answer == "y" || answer == "yes"
+    }
+
     private func readStandardInputLine() -> Secret? {
         var line: [UInt8] = []
         while line.count <= 4096 {

@@ -8,10 +8,16 @@ package struct GoTrueSession: Sendable {
     package var expiresAt: Int64
     /// `bearer`, as GoTrue says it.
     package var tokenType: String
-    /// How the user signed up (`email`, `github`, `apple` …): the user's `app_metadata.provider`; `email` when the
-    /// answer does not say.
-    package var provider: String
     package var user: GoTrueUser
+
+    /// A session of known parts (the tokens of an implicit-flow link, and the user `GET /user` returned for them).
+    package init(accessToken: Secret, refreshToken: Secret, expiresAt: Int64, tokenType: String, user: GoTrueUser) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiresAt = expiresAt
+        self.tokenType = tokenType
+        self.user = user
+    }
 
     /// Reads a session from GoTrue's answer.
     ///
@@ -24,15 +30,16 @@ package struct GoTrueSession: Sendable {
         refreshToken = Secret(refresh)
         expiresAt = object["expires_at"]?.int64Value ?? 0
         tokenType = object["token_type"]?.stringValue ?? "bearer"
-        provider = userObject["app_metadata"]?["provider"]?.stringValue ?? "email"
         user = try GoTrueUser(userObject)
     }
 }
 
-/// The parts of a GoTrue user linkd shows: id and email.
+/// The parts of a GoTrue user linkd shows or hands on: id, email and provider.
 package struct GoTrueUser: Sendable, Equatable {
     package var id: String
     package var email: String
+    /// How the user signed up (`email`, `github`, `apple` …): `app_metadata.provider`; `email` when it is not said.
+    package var provider: String
 
     /// Reads a user from GoTrue's answer.
     ///
@@ -41,5 +48,6 @@ package struct GoTrueUser: Sendable, Equatable {
         guard let id = object["id"]?.stringValue else { throw .badResponse("a user without an id") }
         self.id = id
         email = object["email"]?.stringValue ?? ""
+        provider = object["app_metadata"]?["provider"]?.stringValue ?? "email"
     }
 }

@@ -216,10 +216,17 @@ extension GoTrueService {
                 message: "Only the token_hash and type should be provided"
             )
         }
-        guard type == "recovery" || type == "email" || type == "magiclink" else {
-            throw Failure(status: 400, code: "validation_failed", message: "Unsupported verification type")
+        // A.12: signup and invite hashes are confirmation tokens, magiclink and recovery ones share the recovery
+        // token, and `email` tries the confirmation token first. (email_change is not modelled.)
+        let found: String?
+        switch type {
+        case "signup", "invite": found = state.confirmationHashes.removeValue(forKey: hash)
+        case "recovery", "magiclink": found = state.recoveryHashes.removeValue(forKey: hash)
+        case "email":
+            found = state.confirmationHashes.removeValue(forKey: hash) ?? state.recoveryHashes.removeValue(forKey: hash)
+        default: throw Failure(status: 400, code: "validation_failed", message: "Unsupported verification type")
         }
-        guard let userID = state.recoveryHashes.removeValue(forKey: hash) else {
+        guard let userID = found else {
             throw Failure(status: 403, code: "otp_expired", message: "Email link is invalid or has expired")
         }
         let owner = try user(userID, state)

@@ -97,12 +97,19 @@ package final class GoTrueDouble: Sendable {
         }
     }
 
-    /// A single-use `token_hash` for a recovery link (`?token_hash=…&type=recovery`).
-    package func recoveryTokenHash(for email: String) -> String? {
+    /// A single-use `token_hash` for a recovery or magic link (`?token_hash=…&type=recovery`, `type=magiclink`).
+    package func recoveryTokenHash(for email: String) -> String? { tokenHash(for: email, in: \.recoveryHashes) }
+
+    /// A single-use `token_hash` for a signup or invite confirmation (`?token_hash=…&type=signup`).
+    package func confirmationTokenHash(for email: String) -> String? {
+        tokenHash(for: email, in: \.confirmationHashes)
+    }
+
+    private func tokenHash(for email: String, in hashes: WritableKeyPath<GoTrueState, [String: String]>) -> String? {
         service.state.withLock { state in
             guard let user = state.users.values.first(where: { $0.email == email }) else { return nil }
             let hash = (0..<28).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-            state.recoveryHashes[hash] = user.id
+            state[keyPath: hashes][hash] = user.id
             return hash
         }
     }

@@ -28,8 +28,10 @@ struct GoTrueState {
     /// Refresh token → session id; a used one is kept in `usedRefreshTokens`.
     var refreshTokens: [String: String] = [:]
     var usedRefreshTokens: Set<String> = []
-    /// token_hash → user id (single use).
+    /// token_hash → user id (single use): recovery and magic-link emails, which share GoTrue's recovery token.
     var recoveryHashes: [String: String] = [:]
+    /// token_hash → user id (single use): signup and invite confirmation emails.
+    var confirmationHashes: [String: String] = [:]
     /// PKCE flow states of `/recover` calls with a challenge, by the auth code the email's link redirects with.
     var flows: [String: Flow] = [:]
     /// Answers forced on the next requests (status, count), whatever they ask.

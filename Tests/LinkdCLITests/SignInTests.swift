@@ -40,6 +40,17 @@ import Testing
 
         func open(_ link: String) throws -> LinkdProcess.Output { try world.run(["open", link]) }
 
+        /// `linkd open LINK` on a terminal of its own (a pseudo-terminal, Python's `pty.spawn`), typing `answer`:
+        /// its standard input and output are the terminal, so its prompts and what it prints are in `stdout`.
+        func openOnTerminal(_ link: String, answer: String) throws -> LinkdProcess.Output {
+            let pty = "import os, pty, sys; sys.exit(os.waitstatus_to_exitcode(pty.spawn(sys.argv[1:])))"
+            return try world.run(
+                ["open", link],
+                stdin: Data((answer + "\n").utf8),
+                launcher: ["/usr/bin/python3", "-c", pty]
+            )
+        }
+
         /// The daemon's log, the spool's names, the argv and environment of the program and of the daemons.
         func leakSurfaces() -> String {
             var text = (try? String(contentsOfFile: world.logPath, encoding: .utf8)) ?? ""
@@ -155,14 +166,20 @@ import Testing
         #expect(reset.status == 0, "\(reset)")
         let resetCode = try #require(world.gotrue.pkceCode(for: Self.email))
         let links = [
-            "signinapp://signin?code=\(resetCode)",
-            "signinapp://signin?token_hash=pkce_0123456789abcdef&type=magiclink",
-            "signinapp://signin#access_token=a.b.c&refresh_token=r1&expires_in=3600&token_type=bearer&type=magiclink",
+            ("signinapp://signin?code=\(resetCode)", "not_started_by_linkd"),
+            // Emailed sign-ins ask the person first, and with no terminal no one can be asked.
+            ("signinapp://signin?token_hash=0123456789abcdef&type=magiclink", "cannot_confirm"),
+            ("signinapp://signin?token_hash=0123456789abcdef&type=signup", "cannot_confirm"),
+            (
+                "signinapp://signin#access_token=a.b.c&refresh_token=r1&expires_in=3600&token_type=bearer&type=magiclink",
+                "cannot_confirm"
+            ),
+            ("signinapp://signin?token_hash=0123456789abcdef&type=recovery", "not_a_signin"),
         ]
-        for link in links {
+        for (link, reason) in links {
             let opened = try world.open(link)
             #expect(opened.status == 65, "\(link): \(opened)")
-            #expect(opened.stderr.hasSuffix("[not_started_by_linkd]\n"), "\(link): \(opened)")
+            #expect(opened.stderr.hasSuffix("[\(reason)]\n"), "\(link): \(opened)")
         }
         let expired = try world.open(
             "signinapp://signin#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid"
@@ -170,6 +187,55 @@ import Testing
         #expect(expired.status == 65 && expired.stderr.hasSuffix("[link_expired]\n"), "\(expired)")
         #expect(world.gotrue.requestLines == ["POST /auth/v1/recover?redirect_to=signinapp%3A%2F%2Freset"])
         #expect(world.world.receivedPayloads().isEmpty)
+    }
+
+    @Test(arguments: ["magiclink", "signup"])
+    func anEmailedSignInIsDeliveredOnlyOnceThePersonConfirmsItOnTheTerminal(_ type: String) throws {
+        let world = try World()
+        let hash = { () -> String? in
+            type == "signup"
+                ? world.gotrue.confirmationTokenHash(for: Self.email) : world.gotrue.recoveryTokenHash(for: Self.email)
+        }
+        // Declined: the backend verified the link (that shows whose account it is), the session is signed out, and
+        // the app gets nothing.
+        let declined = try world.openOnTerminal(
+            "signinapp://signin?token_hash=\(try #require(hash()))&type=\(type)",
+            answer: "n"
+        )
+        #expect(declined.status == 65, "\(declined)\n\(world.world.daemonLog())")
+        #expect(declined.stdout.contains("Sign in to com.example.SignIn as ada@example.com? [y/N]"), "\(declined)")
+        #expect(declined.stdout.contains("[not_confirmed]"), "\(declined)")
+        #expect(world.gotrue.requestLines == ["POST /auth/v1/verify", "POST /auth/v1/logout?scope=local"])
+        #expect(world.world.receivedPayloads().isEmpty)
+
+        let confirmed = try world.openOnTerminal(
+            "signinapp://signin?token_hash=\(try #require(hash()))&type=\(type)",
+            answer: "y"
+        )
+        #expect(confirmed.status == 0, "\(confirmed)\n\(world.world.daemonLog())")
+        #expect(confirmed.stdout.contains("signed in: com.example.SignIn as ada@example.com"), "\(confirmed)")
+        #expect(world.world.waitUntil(.seconds(10)) { world.world.receivedPayloads().count == 1 })
+        let session = try #require(world.world.receivedPayloads().first?["session"] as? [String: Any])
+        let accessToken = try #require(session["access_token"] as? String)
+        #expect(world.gotrue.isSessionLive(accessToken: accessToken))
+        #expect(!world.leakSurfaces().contains(accessToken))
+    }
+
+    @Test func anImplicitSessionIsCheckedWithTheBackendAndConfirmedOnTheTerminal() throws {
+        let world = try World()
+        let tokens = try #require(world.gotrue.signedInSession(for: Self.email, method: "otp"))
+        let link =
+            "signinapp://signin#access_token=\(tokens.accessToken)&expires_in=3600&refresh_token=\(tokens.refreshToken)"
+            + "&token_type=bearer&type=magiclink"
+        let confirmed = try world.openOnTerminal(link, answer: "yes")
+        #expect(confirmed.status == 0, "\(confirmed)\n\(world.world.daemonLog())")
+        #expect(world.gotrue.requestLines == ["GET /auth/v1/user"])
+        #expect(world.world.waitUntil(.seconds(10)) { world.world.receivedPayloads().count == 1 })
+        let session = try #require(world.world.receivedPayloads().first?["session"] as? [String: Any])
+        #expect(session["access_token"] as? String == tokens.accessToken)
+        #expect(session["refresh_token"] as? String == tokens.refreshToken)
+        #expect(!world.leakSurfaces().contains(tokens.accessToken))
+        #expect(!world.leakSurfaces().contains(tokens.refreshToken))
     }
 
     @Test func loginForAnAddressWithNoAccountSaysSoAndKeepsNoVerifier() throws {

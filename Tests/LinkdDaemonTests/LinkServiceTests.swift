@@ -81,6 +81,8 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         }
 
         var isWaiting: Bool { true }
+        var canConfirm: Bool { false }
+        func confirm(prompt: String) async -> Bool { false }
     }
 
     private static func resetApp(_ double: GoTrueDouble) -> String {

@@ -27,6 +27,10 @@ struct ClaimedLink: Sendable {
 protocol LinkClient: PasswordSource {
     /// Whether the client still waits for the answer; when it does not, the outcome goes to a notification.
     var isWaiting: Bool { get async }
+    /// Whether the client said it can ask the person to confirm (its request's `"confirm": true`).
+    var canConfirm: Bool { get async }
+    /// Asks the person to confirm `prompt` (a sign-in linkd did not start); `false` unless they said yes.
+    func confirm(prompt: String) async -> Bool
 }
 
 /// One kind of action an apps.d link names (`exec`, `dbus`, `forward`, `reset`).

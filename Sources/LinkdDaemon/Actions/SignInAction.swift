@@ -8,10 +8,11 @@ import LinkdSession
 /// The `signin` action: the link becomes a session with the app's backend, and the app's program gets the session
 /// (as JSON on standard input, like an `exec` link's route) — never the link's own secrets.
 ///
-/// It signs in only what linkd started itself: a `supabase.pkce` link whose code the verifier of a `linkd login`
-/// proves. A sign-in linkd did not start — an implicit session, a magic link, a signup or invite confirmation that
-/// arrives by email — could be an attacker's own account mailed to the person, and may only be delivered once the
-/// person has confirmed it; linkd cannot ask for that yet, so it refuses those links before anything is sent.
+/// A sign-in linkd started (`linkd login`: a `supabase.pkce` code its stored verifier proves) is signed in at once.
+/// One it did not start — a magic link, a signup or invite confirmation, an implicit-flow session that arrives by
+/// email — could be an attacker's own account mailed to the person, so that their app signs in to it: it is
+/// delivered only once the person has confirmed it ("Sign in to APP as EMAIL?", with the account as the backend
+/// names it) on the terminal of `linkd open`, and refused before anything is sent when no one can be asked.
 struct SignInAction: Action {
     /// The verifiers of sign-ins started with `linkd login`.
     let pkceStore: PKCEStore?
@@ -33,33 +34,10 @@ struct SignInAction: Action {
             )
         }
         if let expired = ResetAction.expiry(link.route) { return refuse(expired, link, service) }
-        let code: Secret
-        let verifier: PKCEVerifier
-        switch (link.route.auth, pkceStore?.verifier(for: link.appName, now: Int64(Date().timeIntervalSince1970))) {
-        case (.supabasePKCE(let pkce), let stored?):
-            (code, verifier) = (pkce.code, stored)
-        case (.supabasePKCE, nil):
-            return refuse(
-                Self.notStarted(link, why: "no stored PKCE verifier, or it was used or expired"),
-                link,
-                service
-            )
-        case (.supabaseOTP, _), (.supabaseSession, _), (.supabaseRecovery, _):
-            return refuse(
-                Self.notStarted(link, why: "it came by email, and linkd cannot ask you to confirm it yet"),
-                link,
-                service
-            )
-        default:
-            return refuse(
-                WireProtocol.Failure(
-                    kind: .invalid,
-                    reason: "not_a_signin",
-                    message: "a '\(link.route.id)' link does not sign in; linkd refuses it at a sign-in link"
-                ),
-                link,
-                service
-            )
+        let material: Material
+        switch await Self.material(link, store: pkceStore, client: client) {
+        case .success(let value): material = value
+        case .failure(let failure): return refuse(failure, link, service)
         }
         if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
         guard await exec.supervisor.slots.take() else {
@@ -83,7 +61,7 @@ struct SignInAction: Action {
         let outcome = await RequestDeadline.$current.withValue(deadline) {
             () async -> Result<GoTrueSession, SessionError> in
             do throws(SessionError) {
-                return .success(try await signIn.exchange(code: code, verifier: verifier))
+                return .success(try await material.session(signIn))
             } catch {
                 return .failure(error)
             }
@@ -100,6 +78,23 @@ struct SignInAction: Action {
             return await exec.fail(failure, link: link, service: service)
         }
         let email = session.user.email.isEmpty ? "user \(session.user.id)" : session.user.email
+        if material.needsConfirmation, await client?.confirm(prompt: "Sign in to \(link.appName) as \(email)?") != true
+        {
+            let signedOut = await signIn.signOut(session)
+            service.spool.remove(entry.id)
+            exec.supervisor.slots.give()
+            service.log.notice(
+                "link \(entry.shortID): the sign-in to \(link.appName) as \(JWTClaims.mask(email)) was not confirmed"
+                    + (signedOut ? "; its session was signed out" : ""),
+                link.logFields(entry)
+            )
+            let failure = WireProtocol.Failure(
+                kind: .refused,
+                reason: "not_confirmed",
+                message: "the sign-in to \(link.appName) as \(email) was not confirmed; nothing was delivered"
+            )
+            return await exec.fail(failure, link: link, service: service)
+        }
         service.log.info(
             "link \(entry.shortID): signed in to \(link.appName) as \(JWTClaims.mask(email))",
             link.logFields(entry)
@@ -152,15 +147,5 @@ struct SignInAction: Action {
             [("LINKD_ROUTE", link.route.id)]
         )
         return .failed(failure)
-    }
-
-    /// The refusal of a sign-in linkd did not start.
-    private static func notStarted(_ link: ClaimedLink, why: String) -> WireProtocol.Failure {
-        WireProtocol.Failure(
-            kind: .invalid,
-            reason: "not_started_by_linkd",
-            message: "linkd did not start this sign-in to \(link.appName) (\(why)); sign in with "
-                + "'linkd login --app \(link.appName) --email ADDR'"
-        )
     }
 }

@@ -15,6 +15,8 @@ actor ClientConnection {
     private var isGone = false
     /// Requests that arrived while a password was awaited (a client that sends ahead); served next, in order.
     private var heldRequests: [[UInt8]] = []
+    /// Whether the request being served came from a client that can ask the person to confirm a sign-in.
+    private(set) var canConfirm = false
 
     init(_ socket: AsyncSocket) {
         self.socket = socket
@@ -53,9 +55,10 @@ actor ClientConnection {
                 // A request read after the stop began (sent ahead by a client) is not started: nothing was done.
                 guard !service.shutdown.isStopping else { throw .daemonStopping }
                 switch request {
-                case .open(let url, let interactive):
-                    // Only a client that can answer a password question is handed to the service.
-                    response = await service.open(url, client: interactive ? self : nil)
+                case .open(let url, let interactive, let canConfirm):
+                    // Only a client that can answer a question is handed to the service.
+                    self.canConfirm = canConfirm
+                    response = await service.open(url, client: interactive || canConfirm ? self : nil)
                 case .subscribe(let app):
                     let answer = WireProtocol.Response.subscribed(app: app).line
                     guard (try? await write(answer, deadline: .now + .seconds(5))) != nil else { return }
@@ -119,8 +122,22 @@ actor ClientConnection {
             prompt: prompt,
             error: rejection.map { ResetFailure(.backend($0)).message }
         )
+        guard let answer = await ask(question.line) else { return nil }
+        return WireProtocol.password(inAnswer: answer)
+    }
+
+    /// Asks the person, through the client, to confirm `prompt`; `false` when they do not, or the client cannot ask
+    /// or is gone.
+    func askConfirmation(prompt: String) async -> Bool {
+        guard !isGone, canConfirm else { return false }
+        return WireProtocol.isConfirmed(inAnswer: await ask(WireProtocol.ConfirmQuestion(prompt: prompt).line))
+    }
+
+    /// Writes the question `line` and returns the client's answer (which may not be JSON: `.null`); `nil` when the
+    /// client is gone, sends too much ahead, or takes longer than ``passwordTimeout``.
+    private func ask(_ line: String) async -> JSONValue? {
         do {
-            try await write(question.line, deadline: .now + .seconds(5))
+            try await write(line, deadline: .now + .seconds(5))
             let deadline = ContinuousClock.now + Self.passwordTimeout
             while true {
                 guard let line = try await readLine(deadline: deadline) else { return nil }
@@ -131,7 +148,7 @@ actor ClientConnection {
                     heldRequests.append(line)
                     continue
                 }
-                return WireProtocol.password(inAnswer: answer)
+                return answer ?? .null
             }
         } catch {
             return nil
@@ -145,4 +162,6 @@ extension ClientConnection: LinkClient {
     }
 
     var isWaiting: Bool { isConnected }
+
+    func confirm(prompt: String) async -> Bool { await askConfirmation(prompt: prompt) }
 }

@@ -8,8 +8,9 @@ package enum WireProtocol {
 
     /// A request a client sends.
     package enum Request: Sendable, Equatable {
-        /// `{"op": "open", "url": "…", "interactive": true}`.
-        case open(url: String, interactive: Bool)
+        /// `{"op": "open", "url": "…", "interactive": true}`, and `"confirm": true` when the client can ask the
+        /// person to confirm a sign-in (``ConfirmQuestion``).
+        case open(url: String, interactive: Bool, canConfirm: Bool = false)
         /// `{"op": "subscribe", "app": "…"}`: the connection then receives the app's `forward` links, one JSON line each.
         case subscribe(app: String)
 
@@ -27,7 +28,11 @@ package enum WireProtocol {
                 guard let url = object["url"]?.stringValue else {
                     throw .badRequest("an 'open' request needs a 'url' string")
                 }
-                self = .open(url: url, interactive: object["interactive"]?.boolValue ?? false)
+                self = .open(
+                    url: url,
+                    interactive: object["interactive"]?.boolValue ?? false,
+                    canConfirm: object["confirm"]?.boolValue ?? false
+                )
             case "subscribe":
                 guard let app = object["app"]?.stringValue, !app.isEmpty else {
                     throw .badRequest("a 'subscribe' request needs an 'app' string")
@@ -45,9 +50,11 @@ package enum WireProtocol {
         /// The request as a line, without its LF.
         package var line: String {
             switch self {
-            case .open(let url, let interactive):
-                JSONValue.object([("op", .string("open")), ("url", .string(url)), ("interactive", .bool(interactive))])
-                    .serialized
+            case .open(let url, let interactive, let canConfirm):
+                JSONValue.object(
+                    [("op", .string("open")), ("url", .string(url)), ("interactive", .bool(interactive))]
+                        + (canConfirm ? [("confirm", .bool(true))] : [])
+                ).serialized
             case .subscribe(let app):
                 JSONValue.object([("op", .string("subscribe")), ("app", .string(app))]).serialized
             }

@@ -12,7 +12,8 @@ extension GoTrueSession {
     package func delivery(id: String, app: String, route: String) -> [UInt8] {
         let session = JSONValue.object([
             ("access_token", .string(accessToken.revealed())), ("refresh_token", .string(refreshToken.revealed())),
-            ("expires_at", .number(expiresAt)), ("token_type", .string(tokenType)), ("provider", .string(provider)),
+            ("expires_at", .number(expiresAt)), ("token_type", .string(tokenType)),
+            ("provider", .string(user.provider)),
             ("user", .object([("id", .string(user.id)), ("email", .string(user.email))])),
         ])
         let object = JSONValue.object([

@@ -26,6 +26,50 @@ package struct SupabaseSignIn: Sendable {
         return session
     }
 
+    /// `POST /verify` with an emailed link's token hash (magiclink, signup, invite, email_change, email): the session
+    /// it signs in. A token hash works once.
+    ///
+    /// - Throws: the backend's refusal (`otp_expired` for a used or expired link), or why there was no answer.
+    package func verify(tokenHash: Secret, type: String) async throws(SessionError) -> GoTrueSession {
+        try await RequestRetry()({ () async throws(SessionError) in
+            try await client.verify(tokenHash: tokenHash, type: type)
+        })
+    }
+
+    /// The session of an implicit-flow link's tokens, proved live by `GET /user` (GoTrue checks the token's
+    /// signature); when the access token has expired by its `exp`, or GoTrue says `bad_jwt`, the refresh token's new
+    /// session instead.
+    ///
+    /// - Throws: the backend's refusal (`refresh_token_already_used`, `session_not_found`), or why there was no
+    ///   answer.
+    package func session(accessToken: Secret, refreshToken: Secret) async throws(SessionError) -> GoTrueSession {
+        let retry = RequestRetry()
+        if let claims = JWTClaims(accessToken), !claims.isExpired() {
+            do throws(SessionError) {
+                let user = try await retry { () async throws(SessionError) in
+                    try await client.user(accessToken: accessToken)
+                }
+                return GoTrueSession(
+                    accessToken: accessToken,
+                    refreshToken: refreshToken,
+                    expiresAt: claims.expiresAt ?? 0,
+                    tokenType: "bearer",
+                    user: user
+                )
+            } catch .backend(let error) where error.code == "bad_jwt" {
+                // Expired by the backend's clock though not by ours: the refresh token may still serve.
+            }
+        }
+        return try await retry { () async throws(SessionError) in try await client.refresh(refreshToken) }
+    }
+
+    /// Ends `session` (`POST /logout?scope=local`): a sign-in the person did not confirm leaves no live session.
+    ///
+    /// - Returns: whether GoTrue confirmed it.
+    package func signOut(_ session: GoTrueSession) async -> Bool {
+        (try? await client.logout(accessToken: session.accessToken)) != nil
+    }
+
     /// Stores a new PKCE verifier for `app`, then asks for a magic link to `email` (`POST /otp`, `create_user: false`,
     /// with the verifier's S256 challenge) that leads to `redirectTo`; the verifier is forgotten again when the
     /// request fails.

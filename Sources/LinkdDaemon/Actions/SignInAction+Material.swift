@@ -1,0 +1,76 @@
+import FoundationEssentials
+import LinkdConfig
+import LinkdFormats
+import LinkdSession
+
+extension SignInAction {
+    /// What a sign-in link gives, and how it becomes a session.
+    enum Material: Sendable {
+        /// A code of a sign-in linkd started, and the verifier that proves it.
+        case pkce(code: Secret, verifier: PKCEVerifier)
+        /// An emailed link's token hash, for `POST /verify`.
+        case tokenHash(Secret, type: String)
+        /// An implicit-flow link's tokens.
+        case session(accessToken: Secret, refreshToken: Secret)
+
+        /// Whether the person must confirm the sign-in: linkd did not start it.
+        var needsConfirmation: Bool {
+            if case .pkce = self { false } else { true }
+        }
+
+        func session(_ signIn: SupabaseSignIn) async throws(SessionError) -> GoTrueSession {
+            switch self {
+            case .pkce(let code, let verifier): try await signIn.exchange(code: code, verifier: verifier)
+            case .tokenHash(let hash, let type): try await signIn.verify(tokenHash: hash, type: type)
+            case .session(let access, let refresh): try await signIn.session(accessToken: access, refreshToken: refresh)
+            }
+        }
+    }
+
+    /// The routes that sign in: a code that a stored verifier proves, an emailed token hash of a sign-in type, an
+    /// implicit-flow session — the last two only for a client that can ask the person to confirm.
+    static func material(
+        _ link: ClaimedLink,
+        store: PKCEStore?,
+        client: (any LinkClient)?
+    ) async -> Result<Material, WireProtocol.Failure> {
+        let material: Material
+        switch link.route.auth {
+        case .supabasePKCE(let pkce):
+            guard let verifier = store?.verifier(for: link.appName, now: Int64(Date().timeIntervalSince1970)) else {
+                return .failure(
+                    WireProtocol.Failure(
+                        kind: .invalid,
+                        reason: "not_started_by_linkd",
+                        message: "linkd did not start this sign-in to \(link.appName) (no stored PKCE verifier, or it "
+                            + "was used or expired); sign in with 'linkd login --app \(link.appName) --email ADDR'"
+                    )
+                )
+            }
+            return .success(.pkce(code: pkce.code, verifier: verifier))
+        case .supabaseOTP(let otp) where otp.type != "recovery":
+            material = .tokenHash(otp.tokenHash, type: otp.type)
+        case .supabaseSession(let session):
+            material = .session(accessToken: session.accessToken, refreshToken: session.refreshToken)
+        default:
+            return .failure(
+                WireProtocol.Failure(
+                    kind: .invalid,
+                    reason: "not_a_signin",
+                    message: "a '\(link.route.id)' link does not sign in; linkd refuses it at a sign-in link"
+                )
+            )
+        }
+        guard let client, await client.canConfirm else {
+            return .failure(
+                WireProtocol.Failure(
+                    kind: .invalid,
+                    reason: "cannot_confirm",
+                    message: "linkd did not start this sign-in to \(link.appName), and signs in only after you confirm "
+                        + "it: open the link with 'linkd open' in a terminal"
+                )
+            )
+        }
+        return .success(material)
+    }
+}
