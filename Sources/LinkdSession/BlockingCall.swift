@@ -1,33 +1,81 @@
+import Dispatch
 import Glibc
+import Synchronization
 
-/// Runs blocking work (a libcurl transfer) on a thread of its own. Not on the cooperative pool, and not on Dispatch's
+/// Runs blocking work (a libcurl transfer) on threads of its own. Not on the cooperative pool, and not on Dispatch's
 /// global queue either: its few threads are shared with other blocking calls, and a transfer waiting there for a
 /// free thread would run late past its own time limits.
+///
+/// A call takes an idle thread or starts one, and threads stay for the life of the process: one waiting for work
+/// costs nothing, and a thread that exited would run its thread-specific destructors (OpenSSL's, libcurl's) while a
+/// short-lived `linkd` may already be exiting and freeing the same state from `atexit` (AddressSanitizer caught such
+/// a double free once). As many threads stay as calls ever ran at once.
 enum BlockingCall {
-    private final class Job {
-        let work: () -> Void
-        init(_ work: @escaping () -> Void) { self.work = work }
-    }
+    private static let pool = Pool()
 
     static func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
-            let job = Job { continuation.resume(returning: work()) }
+            pool.submit { continuation.resume(returning: work()) }
+        }
+    }
+
+    /// The number of threads the calls have started so far.
+    static var threadCount: Int { pool.threadCount }
+}
+
+extension BlockingCall {
+    /// The threads, the work waiting for them, and one semaphore signal for each piece of work queued.
+    private final class Pool: Sendable {
+        private struct State {
+            var queue: [@Sendable () -> Void] = []
+            var idle = 0
+            var threads = 0
+        }
+
+        private let state = Mutex(State())
+        private let queued = DispatchSemaphore(value: 0)
+
+        var threadCount: Int { state.withLock { $0.threads } }
+
+        /// Queues `work` for an idle thread, or for a new one; runs it here when no thread can be started.
+        func submit(_ work: @escaping @Sendable () -> Void) {
+            let hasIdleThread = state.withLock { state in
+                guard state.idle > 0 else { return false }
+                state.idle -= 1
+                return true
+            }
+            if !hasIdleThread {
+                guard startThread() else { return work() }
+            }
+            state.withLock { $0.queue.append(work) }
+            queued.signal()
+        }
+
+        /// Starts a thread that runs ``serve()`` forever; false when `pthread_create(3)` fails.
+        private func startThread() -> Bool {
             var thread = pthread_t()
             let created = pthread_create(
                 &thread,
                 nil,
                 { argument in
                     guard let argument else { return nil }
-                    Unmanaged<Job>.fromOpaque(argument).takeRetainedValue().work()
-                    return nil
+                    Unmanaged<Pool>.fromOpaque(argument).takeUnretainedValue().serve()
                 },
-                Unmanaged.passRetained(job).toOpaque()
+                Unmanaged.passUnretained(self).toOpaque()  // the pool is a static: it outlives its threads
             )
-            if created == 0 {
-                pthread_detach(thread)
-            } else {
-                Unmanaged.passUnretained(job).release()  // the thread never started: balance the retain, run here
-                job.work()
+            guard created == 0 else { return false }
+            pthread_detach(thread)
+            state.withLock { $0.threads += 1 }
+            return true
+        }
+
+        /// Takes queued work one piece at a time; marks the thread idle between pieces.
+        private func serve() -> Never {
+            while true {
+                queued.wait()
+                let work = state.withLock { $0.queue.removeFirst() }
+                work()
+                state.withLock { $0.idle += 1 }
             }
         }
     }
