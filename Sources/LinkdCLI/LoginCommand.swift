@@ -4,11 +4,13 @@ import LinkdFormats
 import LinkdRouting
 import LinkdSession
 
-/// `linkd login --app NAME --email ADDR`: asks the app's Supabase backend to email a magic link that signs in.
+/// `linkd login --app NAME --email ADDR | --provider P`: signs in to an app's Supabase backend, by a magic link emailed
+/// to the address or through the provider's page in the browser; either way with PKCE, and the app's program gets the
+/// session when the link that comes back is opened here.
 struct LoginCommand: Command {
     static let name = "login"
-    static let abstract = "Sign in to an app: email a magic link that signs in when it is opened here."
-    static let usage = "linkd login --app <name> --email <address>"
+    static let abstract = "Sign in to an app: by an emailed magic link, or with a provider in the browser."
+    static let usage = "linkd login --app <name> (--email <address> | --provider <provider>)"
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -16,60 +18,108 @@ struct LoginCommand: Command {
 
         OPTIONS:
           --app <name>            The app, as its apps.d file names it ("app").
-          --email <address>       The account's email address (an existing account).
+          --email <address>       Email a magic link to this address (an existing account).
+          --provider <provider>   Sign in with this OAuth provider of the backend (github, google,
+                                  apple, ...) in the browser: $BROWSER, else xdg-open.
           -h, --help              Show help information.
 
-        Supabase: POST /otp with create_user false and a PKCE challenge; the verifier is kept (0600)
-        under $XDG_STATE_HOME/linkd for 10 minutes and used once, when the emailed link comes to
-        'linkd open'. The link leads to the app's first signin link, and the app's program gets the
-        session, never the link.
+        Supabase, with PKCE: the verifier is kept (0600) under $XDG_STATE_HOME/linkd for 10 minutes
+        and used once, by the link that comes back to 'linkd open' (the emailed link, or the
+        provider's redirect to the app's first signin link). The app's program gets the session,
+        never the link. --email asks for the email (POST /otp, create_user false) and exits;
+        --provider opens GET /authorize in the browser and waits, up to 10 minutes, until the
+        sign-in has come back (Ctrl-C cancels and forgets the verifier).
 
         EXIT STATUS:
-          0 requested, 64 usage error (or no such app), 65 the backend refused the request (no such
-          account), 69 the backend is unreachable, 75 temporary failure (retry later).
+          0 requested (--email) or signed in (--provider), 64 usage error (or no such app), 65 the
+          backend refused the request (no such account), 69 the backend is unreachable or no
+          browser can be started, 75 temporary failure (retry later), cancelled, or no sign-in
+          came back within 10 minutes.
 
         """
 
-    static let options: [CommandOption] = [.value("--app"), .value("--email")]
+    static let options: [CommandOption] = [.value("--app"), .value("--email"), .value("--provider")]
+
+    /// How the person signs in.
+    enum Method: Equatable {
+        /// A magic link emailed to the address.
+        case email(String)
+        /// An OAuth provider's page in the browser.
+        case provider(String)
+    }
+
+    /// How long `--provider` waits for the sign-in to come back: the life of the stored verifier.
+    static let waitLimit: Int64 = 600
 
     var app: String
-    var email: String
+    var method: Method
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
         let scanner = try Self.scan(arguments)
         try scanner.requireNoPositionals(command: Self.name)
         guard let app = scanner.values["--app"] else { throw .missingArgument("--app", command: Self.name) }
-        guard let email = scanner.values["--email"] else { throw .missingArgument("--email", command: Self.name) }
-        guard ResetCommand.isPlausibleEmail(email) else {
-            throw .badValue(email, option: "--email", command: Self.name)
-        }
         self.app = app
-        self.email = email
+        switch (scanner.values["--email"], scanner.values["--provider"]) {
+        case (.some, .some): throw .conflict("--email", "--provider", command: Self.name)
+        case (nil, nil): throw .missingArgument("--email or --provider", command: Self.name)
+        case (let email?, nil):
+            guard ResetCommand.isPlausibleEmail(email) else {
+                throw .badValue(email, option: "--email", command: Self.name)
+            }
+            method = .email(email)
+        case (nil, let provider?):
+            guard Self.isProviderName(provider) else {
+                throw .badValue(provider, option: "--provider", command: Self.name)
+            }
+            method = .provider(provider)
+        }
+    }
+
+    /// A provider as GoTrue names them: 1 to 64 of lower-case letters, digits, `_`, `-` and `:` (`custom:acme`).
+    static func isProviderName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ":")
+            }
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         let config = try InstalledApp.named(app)
         guard let link = config.links.first(where: { if case .signin = $0.action { true } else { false } }) else {
-            throw .failed("\(app) claims no signin link for the email to lead to", exitCode: .usage)
+            throw .failed("\(app) claims no signin link for the sign-in to come back to", exitCode: .usage)
         }
         guard let backend = link.backend ?? config.backend, case .supabase(let supabase) = backend.makeBackend() else {
             throw .failed("\(app) has no Supabase backend to sign in with", exitCode: .usage)
         }
         let store = PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .signIn)
-        do throws(ResetFailure) {
-            try await SupabaseSignIn(client: supabase.client).requestMagicLink(
-                email: email,
-                redirectTo: link.match.description,
-                verifierStore: store,
-                app: app
+        let signIn = SupabaseSignIn(client: supabase.client)
+        switch method {
+        case .email(let email):
+            do throws(ResetFailure) {
+                try await signIn.requestMagicLink(
+                    email: email,
+                    redirectTo: link.match.description,
+                    verifierStore: store,
+                    app: app
+                )
+            } catch {
+                throw .failed(error.message, exitCode: ExitCode(rawValue: error.exitCode) ?? .unavailable)
+            }
+            console.write(
+                "requested: a sign-in email for \(app) is on its way to \(JWTClaims.mask(email)); open its link here "
+                    + "within 10 minutes.\n"
             )
-        } catch {
-            throw .failed(error.message, exitCode: ExitCode(rawValue: error.exitCode) ?? .unavailable)
+            return .success
+        case .provider(let provider):
+            return try await signInInBrowser(
+                provider,
+                signIn: signIn,
+                redirectTo: link.match.description,
+                store: store,
+                console
+            )
         }
-        console.write(
-            "requested: a sign-in email for \(app) is on its way to \(JWTClaims.mask(email)); open its link here "
-                + "within 10 minutes.\n"
-        )
-        return .success
     }
 }

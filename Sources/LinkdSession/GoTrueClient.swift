@@ -68,6 +68,15 @@ package struct GoTrueClient: Sendable {
         _ = try await call("POST", "/otp?redirect_to=" + PercentEncoding.encodeComponent(redirectTo), body: body)
     }
 
+    /// The `GET /authorize` address a browser opens to sign in with `provider` through PKCE: GoTrue sends the person
+    /// on to the provider and, once they have signed in there, back to `redirectTo` with `?code=…`. Nothing is sent
+    /// from here: the browser makes the request (without the `apikey`, which GoTrue does not ask for there).
+    package func authorizeURL(provider: String, redirectTo: String, challenge: String) -> String {
+        baseURL + "/authorize?provider=" + PercentEncoding.encodeComponent(provider) + "&redirect_to="
+            + PercentEncoding.encodeComponent(redirectTo) + "&code_challenge=" + challenge
+            + "&code_challenge_method=s256"
+    }
+
     /// `PUT /user {"password": …}`: sets the new password.
     package func updatePassword(_ password: Secret, accessToken: Secret) async throws(SessionError) {
         let body = JSONValue.object([("password", .string(password.revealed()))])

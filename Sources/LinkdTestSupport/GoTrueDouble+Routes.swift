@@ -14,6 +14,7 @@ extension GoTrueService {
         let current = request.header("X-Supabase-Api-Version") == "2024-01-01"
         // The emailed link: a browser opens it, so it carries no apikey, and GoTrue asks for none there.
         if request.method == "GET" && request.path == "/auth/v1/verify" { return verifyLink(request, &state) }
+        if request.method == "GET" && request.path == "/auth/v1/authorize" { return authorize(request, &state) }
         guard request.header("apikey") == GoTrueDouble.apiKey else {
             return .json(
                 401,

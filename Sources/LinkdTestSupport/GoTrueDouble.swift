@@ -8,7 +8,7 @@ package final class GoTrueDouble: Sendable {
     package static let apiKey = "test-anon-key"
     package static let minimumPasswordLength = 6
 
-    private let service = GoTrueService()
+    let service = GoTrueService()
     private let server: TestHTTPServer
 
     package init() throws {

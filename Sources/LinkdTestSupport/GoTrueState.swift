@@ -32,6 +32,8 @@ struct GoTrueState {
     var recoveryHashes: [String: String] = [:]
     /// token_hash → user id (single use): signup and invite confirmation emails.
     var confirmationHashes: [String: String] = [:]
+    /// What the simulated OAuth providers sign their person in as: provider (`github`) → email.
+    var providerAccounts: [String: String] = [:]
     /// PKCE flow states of `/recover` calls with a challenge, by the auth code the email's link redirects with.
     var flows: [String: Flow] = [:]
     /// Answers forced on the next requests (status, count), whatever they ask.

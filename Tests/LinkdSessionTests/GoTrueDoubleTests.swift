@@ -187,6 +187,25 @@ import FoundationNetworking
         #expect(second.status == 403 && decoded(second).kind == .linkExpiredOrUsed)
     }
 
+    @Test func authorizeRefusesAnUnknownProviderAndASignInWithoutPKCEInJSON() async throws {
+        let double = try GoTrueDouble()
+        double.addUser(email: "ada@example.com", password: "secret1")
+        double.addProviderAccount("github", email: "ada@example.com")
+        let unknown = try await call(double, "GET", "/authorize?provider=gitlab&redirect_to=x%3A%2F%2Fy", apiKey: nil)
+        #expect(unknown.status == 400)
+        #expect(unknown.json["msg"] as? String == nil)
+        #expect(unknown.json["message"] as? String == "Unsupported provider: Provider gitlab could not be found")
+        let implicit = try await call(double, "GET", "/authorize?provider=GitHub", apiKey: nil)
+        #expect(implicit.status == 400 && implicit.json["code"] as? String == "validation_failed")
+        let short = try await call(
+            double,
+            "GET",
+            "/authorize?provider=github&code_challenge=abc&code_challenge_method=s256",
+            apiKey: nil
+        )
+        #expect(short.json["message"] as? String == "code challenge has to be between 43 and 128 characters")
+    }
+
     private static func padded(_ base64url: String) -> String {
         let plain = base64url.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         return plain + String(repeating: "=", count: (4 - plain.count % 4) % 4)

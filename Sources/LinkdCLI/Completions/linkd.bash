@@ -65,6 +65,9 @@ _linkd()
             --list)
                 COMPREPLY=($(compgen -W 'apps schemes' -- "$cur"))
                 return ;;
+            --provider)
+                COMPREPLY=($(compgen -W 'apple github google gitlab azure' -- "$cur"))
+                return ;;
             --idle-exit | --email)
                 return ;;
         esac
@@ -86,7 +89,7 @@ _linkd()
         reset)
             # The action comes first: `linkd reset request --app NAME --email ADDR`.
             if ((cword == 2)); then values=request; elif [[ ${words[2]} == request ]]; then options='--app --email'; fi ;;
-        login) options='--app --email' ;;
+        login) options='--app --email --provider' ;;
         completions)
             options='--list'
             ((cword == 2)) && values='bash zsh fish' ;;

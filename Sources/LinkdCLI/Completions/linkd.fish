@@ -45,7 +45,7 @@ complete -c linkd -n __linkd_needs_command -a unregister -d 'Stop linkd opening 
 complete -c linkd -n __linkd_needs_command -a status -d 'Show which schemes open in linkd, whether the daemon can be reached, and the apps loaded'
 complete -c linkd -n __linkd_needs_command -a daemon -d "Run the linkd daemon (socket-activated by systemd, or started by 'linkd open')"
 complete -c linkd -n __linkd_needs_command -a reset -d "Ask an app's backend to email a password-reset link"
-complete -c linkd -n __linkd_needs_command -a login -d 'Sign in to an app: email a magic link that signs in when it is opened here'
+complete -c linkd -n __linkd_needs_command -a login -d 'Sign in to an app: by an emailed magic link, or with a provider in the browser'
 complete -c linkd -n __linkd_needs_command -a completions -d 'Print the shell completion script for bash, zsh or fish'
 
 # linkd and every subcommand take --help.
@@ -78,7 +78,8 @@ complete -c linkd -n '__linkd_is reset; and contains -- request (commandline -op
 complete -c linkd -n '__linkd_is reset; and contains -- request (commandline -opc)[3]' -l email -x -d "The account's email address"
 
 complete -c linkd -n '__linkd_is login' -l app -x -a '(__linkd_list apps)' -d 'The app, as its apps.d file names it'
-complete -c linkd -n '__linkd_is login' -l email -x -d "The account's email address"
+complete -c linkd -n '__linkd_is login' -l email -x -d 'Email a magic link to this address'
+complete -c linkd -n '__linkd_is login' -l provider -x -a 'apple github google gitlab azure' -d 'Sign in with this OAuth provider in the browser'
 
 complete -c linkd -n '__linkd_is completions; and __linkd_words 1' -a 'bash zsh fish'
 complete -c linkd -n '__linkd_is completions' -l list -x -a 'apps schemes' -d 'Print the names of the installed apps, or the schemes they claim'

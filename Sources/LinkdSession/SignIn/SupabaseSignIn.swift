@@ -87,4 +87,23 @@ package struct SupabaseSignIn: Sendable {
             try await client.magicLink(email: email, redirectTo: redirectTo, challenge: challenge)
         }
     }
+
+    /// Stores a new PKCE verifier for `app` and gives the `GET /authorize` address that signs in with `provider` in
+    /// a browser and comes back to `redirectTo` with the `code` the verifier proves. Nothing is sent from here.
+    ///
+    /// - Returns: the address, and the verifier stored (which the exchange of the code that comes back spends).
+    /// - Throws: ``ResetFailure/Kind/stateUnwritable`` when the verifier cannot be stored.
+    package func startProviderSignIn(
+        provider: String,
+        redirectTo: String,
+        verifierStore: PKCEStore,
+        app: String
+    ) async throws(ResetFailure) -> (address: String, verifier: Secret?) {
+        let now = Int64(time(nil))
+        var address = ""
+        try await verifierStore.requestWithNewVerifier(app: app, now: now) { (challenge) async throws(SessionError) in
+            address = client.authorizeURL(provider: provider, redirectTo: redirectTo, challenge: challenge)
+        }
+        return (address, verifierStore.verifier(for: app, now: now)?.value)
+    }
 }

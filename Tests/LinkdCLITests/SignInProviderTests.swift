@@ -1,0 +1,150 @@
+import Foundation
+import Glibc
+import LinkdTestSupport
+import Testing
+
+/// `linkd login --provider`: the browser (a stand-in that does what a browser does with GoTrue's `/authorize` page:
+/// follows its redirect and hands the app's link to `linkd open`, as the desktop would) signs in at the GoTrue
+/// double's simulated provider, and the daemon exchanges the returning code with the verifier `linkd login` stored.
+@Suite(.ownThread) struct SignInProviderTests {
+    /// A `$BROWSER` program: fetches the address without following redirects and runs `linkd open` on where the
+    /// redirect leads, its output in `browser-open.txt` beside it.
+    static func makeBrowser(in world: SignInTests.World) throws -> String {
+        let path = world.world.root.appendingPathComponent("browser.py").path
+        let script = """
+            #!/usr/bin/python3
+            import subprocess, sys, urllib.error, urllib.request
+            class Stay(urllib.request.HTTPRedirectHandler):
+                def redirect_request(self, *arguments):
+                    return None
+            try:
+                urllib.request.build_opener(urllib.request.ProxyHandler({}), Stay).open(sys.argv[1])
+                sys.exit("no redirect")
+            except urllib.error.HTTPError as answer:
+                location = answer.headers["Location"]
+            with open(sys.argv[0] + "-open.txt", "w") as output:
+                status = subprocess.run(["\(LinkdProcess.executable.path)", "open", location], stdout=output,
+                                        stderr=output).returncode
+                output.write("status %d\\n" % status)
+            """
+        try Data(script.utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o755)
+        return path
+    }
+
+    static func world() throws -> SignInTests.World {
+        let world = try SignInTests.World()
+        world.gotrue.addProviderAccount("github", email: SignInTests.email)
+        return world
+    }
+
+    @Test func theBrowserSignsInAtTheProviderAndTheProgramGetsTheSessionOnce() throws {
+        let world = try Self.world()
+        let browser = try Self.makeBrowser(in: world)
+        let login = try world.world.run(
+            ["login", "--app", SignInTests.app, "--provider", "github"],
+            extra: ["BROWSER": browser]
+        )
+        #expect(login.status == 0, "\(login)\n\(world.world.daemonLog())")
+        #expect(login.stdout.hasPrefix("opened \(browser) to sign in to com.example.SignIn with github; "))
+        #expect(login.stdout.hasSuffix("signed in: com.example.SignIn with github\n"))
+        let opened = (try? String(contentsOfFile: browser + "-open.txt", encoding: .utf8)) ?? ""
+        #expect(
+            opened
+                == "done: supabase.pkce → com.example.SignIn: signed in: com.example.SignIn as ada@example.com\n"
+                + "status 0\n"
+        )
+
+        let authorize = try #require(world.gotrue.requests.first)
+        #expect(authorize.method == "GET")
+        #expect(authorize.path == "/auth/v1/authorize")
+        #expect(authorize.query["provider"] == "github")
+        #expect(authorize.query["redirect_to"] == "signinapp://signin")
+        #expect(authorize.query["code_challenge_method"] == "s256")
+        #expect(authorize.query["code_challenge"]?.count == 43)
+        #expect(authorize.header("apikey") == nil)  // the browser's request: no key, as GoTrue asks for none there
+        #expect(login.stdout.contains(world.gotrue.baseURL + authorize.target))
+        let exchanges = world.gotrue.requests.filter { $0.path == "/auth/v1/token" }
+        #expect(exchanges.count == 1)
+        #expect(exchanges.first?.query["grant_type"] == "pkce")
+
+        #expect(world.world.waitUntil(.seconds(10)) { world.world.receivedPayloads().count == 1 })
+        let payload = try #require(world.world.receivedPayloads().first)
+        #expect(payload["url"] == nil && payload["fields"] == nil)
+        let session = try #require(payload["session"] as? [String: Any])
+        let accessToken = try #require(session["access_token"] as? String)
+        #expect(world.gotrue.isSessionLive(accessToken: accessToken))
+        #expect((session["user"] as? [String: Any])?["email"] as? String == SignInTests.email)
+        #expect(world.storedVerifiers.isEmpty)
+        let code = try #require(exchanges.first?.jsonBody?["auth_code"] as? String)
+        let surfaces = world.leakSurfaces()
+        #expect(!surfaces.contains(accessToken) && !surfaces.contains(code))
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(world.world.receivedPayloads().count == 1)
+    }
+
+    @Test func ctrlCForgetsTheVerifierSoTheCallbackThatComesLaterIsRefused() throws {
+        let world = try Self.world()
+        let output = world.world.root.path + "/login.txt"
+        let errors = world.world.root.path + "/login-errors.txt"
+        let login = try world.world.start(
+            ["login", "--app", SignInTests.app, "--provider", "github"],
+            extra: ["BROWSER": "/bin/true"],
+            stdoutPath: output,
+            stderrPath: errors
+        )
+        #expect(
+            world.world.waitUntil(.seconds(10)) {
+                ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("Ctrl-C cancels")
+            }
+        )
+        #expect(world.storedVerifiers.count == 1)
+        kill(login.pid, SIGINT)
+        login.waitUntilExit()
+        #expect(login.terminationStatus == 75)
+        #expect(
+            (try? String(contentsOfFile: errors, encoding: .utf8))
+                == "Error: cancelled: the sign-in to com.example.SignIn was forgotten\n"
+        )
+        #expect(world.storedVerifiers.isEmpty)
+
+        // The person signs in at the provider after all: the code comes back, and no verifier is there for it.
+        let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let address = try #require(
+            printed.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("http") }.map(String.init)
+        )
+        let browser = try Self.makeBrowser(in: world)
+        let opening = try world.world.start([address], executable: browser)
+        opening.waitUntilExit()
+        let opened = (try? String(contentsOfFile: browser + "-open.txt", encoding: .utf8)) ?? ""
+        #expect(opened.contains("[not_started_by_linkd]\nstatus 65\n"), "\(opened)")
+        #expect(!world.gotrue.requests.contains { $0.path == "/auth/v1/token" })
+        #expect(world.world.receivedPayloads().isEmpty)
+    }
+
+    @Test func withNoBrowserToStartNothingIsKept() throws {
+        let world = try Self.world()
+        let login = try world.world.run(
+            ["login", "--app", SignInTests.app, "--provider", "github"],
+            extra: ["BROWSER": "", "PATH": "/nonexistent"]
+        )
+        #expect(login.status == 69)
+        #expect(login.stderr.hasPrefix("Error: no browser can be started (set BROWSER, or install xdg-utils); "))
+        #expect(world.storedVerifiers.isEmpty)
+        #expect(world.gotrue.requests.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["--provider", "Git Hub"], "Error: 'Git Hub' is not a valid value for '--provider'"),
+        (["--provider", String(repeating: "a", count: 65)], "is not a valid value for '--provider'"),
+        (["--provider", "github", "--email", "ada@example.com"], "'--email' cannot be used with '--provider'"),
+        ([], "Error: missing expected argument '--email or --provider'"),
+    ])
+    func aBadProviderOrMethodIsAUsageError(arguments: [String], message: String) throws {
+        let world = try Self.world()
+        let login = try world.world.run(["login", "--app", SignInTests.app] + arguments)
+        #expect(login.status == 64)
+        #expect(login.stderr.contains(message), "\(login.stderr)")
+        #expect(world.gotrue.requests.isEmpty && world.storedVerifiers.isEmpty)
+    }
+}
