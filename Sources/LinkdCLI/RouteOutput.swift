@@ -75,11 +75,12 @@ struct RouteOutput {
         case .exec(let argv): .object([("exec", .array(argv.map { .string($0) }))])
         case .dbus(let id): .object([("dbus", .string(id))])
         case .signin(.exec(let argv)): .object([("signin", json(.exec(argv)))])
+        case .signin(.forward): .object([("signin", .string("forward"))])
         }
     }
 
     /// `reset`, `forward`, `exec PROGRAM ARGUMENT…` (each word quoted as a shell would need), `dbus APP-ID` or
-    /// `signin, then exec PROGRAM ARGUMENT…`.
+    /// `signin, then exec PROGRAM ARGUMENT…` (or `signin, then forward`).
     static func text(_ action: LinkAction) -> String {
         switch action {
         case .reset: "reset"
@@ -87,6 +88,7 @@ struct RouteOutput {
         case .exec(let argv): "exec " + argv.map { DisplayText.sanitize(shellQuoted($0)) }.joined(separator: " ")
         case .dbus(let id): "dbus " + DisplayText.sanitize(id)
         case .signin(.exec(let argv)): "signin, then " + text(.exec(argv))
+        case .signin(.forward): "signin, then forward"
         }
     }
 

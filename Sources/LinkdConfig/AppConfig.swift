@@ -49,6 +49,9 @@ package enum LinkAction: Sendable, Hashable {
 package enum SignInDelivery: Sendable, Hashable {
     /// Start the program (argv as in ``LinkAction/exec(_:)``) and hand it the session as JSON on standard input.
     case exec([String])
+    /// Hand the session to the app's subscriber (as ``LinkAction/forward`` does a link), waiting in the daemon's
+    /// memory, never on disk, until the app subscribes or the time to live passes.
+    case forward
 }
 
 /// An auth backend linkd talks to.

@@ -53,17 +53,16 @@ extension AppConfigDecoder {
         }
     }
 
-    /// Where a `signin` action hands the session: `{"exec": [argv…]}`. (A subscriber, `"forward"`, is not built yet:
-    /// a session waiting in a queue would have to wait somewhere a crash cannot lose it, and not on disk.)
+    /// Where a `signin` action hands the session: `{"exec": [argv…]}`, or `"forward"` to the app's subscriber.
     private mutating func signInDelivery(_ value: JSONValue, at path: String) -> SignInDelivery? {
         let members = value.objectMembers ?? []
         switch value {
         case .object where members.count == 1 && members[0].0 == "exec":
             return exec(members[0].1, at: "\(path).exec").map(SignInDelivery.exec)
         case .string("forward"):
-            fail(path, #"a session cannot be forwarded to a subscriber yet; use {"exec": [argv…]}"#)
+            return .forward
         default:
-            fail(path, #"expected {"exec": [argv…]}: the program that gets the session"#)
+            fail(path, #"expected {"exec": [argv…]} or "forward": where the session goes"#)
         }
         return nil
     }

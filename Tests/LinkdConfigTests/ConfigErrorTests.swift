@@ -95,9 +95,11 @@ import Testing
         ),
         (
             #"{"app": "a.b", "links": [{"match": "x://y", "format": "supabase", "action": {"signin": "forward"}}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}}"#,
-            [
-                #"1:88: $.links[0].action.signin: a session cannot be forwarded to a subscriber yet; use {"exec": [argv…]}"#
-            ]
+            []
+        ),
+        (
+            #"{"app": "a.b", "links": [{"match": "x://y", "format": "supabase", "action": {"signin": "dbus"}}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}}"#,
+            [#"1:88: $.links[0].action.signin: expected {"exec": [argv…]} or "forward": where the session goes"#]
         ),
         (
             #"{"app": "a.b", "links": [{"match": "x://y", "action": {"signin": {"exec": ["/bin/cat"]}}}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}}"#,

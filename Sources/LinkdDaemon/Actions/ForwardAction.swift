@@ -24,7 +24,7 @@ actor ForwardAction: Action {
     /// Connected subscribers, by app; the first gets the links.
     private var subscribers: [String: [Subscriber]] = [:]
     /// Links handed to a subscriber and not yet written to its socket, by spool id.
-    private var handedOut: [String: (subscriber: UInt64, link: QueuedLink)] = [:]
+    private var handedOut: [String: (subscriber: UInt64, app: String, link: QueuedLink)] = [:]
     private var nextSubscriberID: UInt64 = 0
 
     /// A queued link and the line its subscriber gets.
@@ -32,6 +32,9 @@ actor ForwardAction: Action {
         let entry: Spool.Entry
         let line: String
         let expires: Double
+        /// A session (`signin` with `"forward"`): it waits in memory only, so it keeps the daemon up until it has
+        /// been written or has expired (an idle exit would lose it).
+        var holdsDaemon = false
     }
 
     init(timeToLive: Double, queueLimit: Int = Daemon.Limits().queuedForwardLinks) {
@@ -95,17 +98,44 @@ actor ForwardAction: Action {
 
     /// The links waiting for `app`: queued, or handed to a subscriber and not yet written to it.
     private func waiting(for app: String) -> Int {
-        let handed = handedOut.values.count { entry in
-            guard case .forward(let target, _) = entry.link.entry.kind else { return false }
-            return target == app
-        }
+        let handed = handedOut.values.count { $0.app == app }
         return (queued[app]?.count ?? 0) + handed
+    }
+
+    /// Whether one more link or session may wait for `app` (fewer than the queue limit wait).
+    func hasRoom(for app: String, service: LinkService) -> Bool {
+        expireQueued(service)
+        return waiting(for: app) < queueLimit
+    }
+
+    /// Hands a signed-in session's `line` (the `signin` action's JSON) to `app`'s subscriber, or queues it, in this
+    /// daemon's memory only, until one subscribes or the time to live passes; `entry` (the link's spool entry) leaves
+    /// the spool once the line has been written. While it waits it keeps the daemon up.
+    ///
+    /// - Returns: ``WireProtocol/State/delivered`` when a subscriber took it, else
+    ///   ``WireProtocol/State/queued``.
+    func session(_ line: String, entry: Spool.Entry, app: String, service: LinkService) -> WireProtocol.State {
+        service.activity.hold()
+        let link = QueuedLink(
+            entry: entry,
+            line: line,
+            expires: Date().timeIntervalSince1970 + timeToLive,
+            holdsDaemon: true
+        )
+        if hand(link, to: app) { return .delivered }
+        queued[app, default: []].append(link)
+        let timeToLive = timeToLive
+        Task { [weak self] in
+            try? await Task.sleep(for: .seconds(timeToLive + 0.1))
+            await self?.expireQueued(service)
+        }
+        return .queued
     }
 
     /// Gives `link` to the app's first subscriber; `false` when none is connected.
     private func hand(_ link: QueuedLink, to app: String) -> Bool {
         guard let subscriber = subscribers[app]?.first else { return false }
-        handedOut[link.entry.id] = (subscriber.id, link)
+        handedOut[link.entry.id] = (subscriber.id, app, link)
         subscriber.continuation.yield(Outgoing(entryID: link.entry.id, line: link.line))
         return true
     }
@@ -125,8 +155,9 @@ actor ForwardAction: Action {
 
     /// The subscriber wrote the link to its socket: it leaves the spool, delivered once.
     func written(_ entryID: String, service: LinkService) {
-        guard handedOut.removeValue(forKey: entryID) != nil else { return }
+        guard let handed = handedOut.removeValue(forKey: entryID) else { return }
         service.spool.remove(entryID)
+        if handed.link.holdsDaemon { service.activity.release() }
     }
 
     /// The subscriber is gone: links handed to it but not written go back to the front of the queue.
@@ -145,13 +176,14 @@ actor ForwardAction: Action {
     }
 
     /// Drops queued links past their time to live.
-    private func expireQueued(_ service: LinkService) {
+    func expireQueued(_ service: LinkService) {
         let now = Date().timeIntervalSince1970
         for (app, links) in queued {
             let kept = links.filter { $0.expires > now }
             for link in links where link.expires <= now {
                 service.log.warning("link \(link.entry.shortID) expired before \(app) subscribed", [("LINKD_APP", app)])
                 service.spool.remove(link.entry.id)
+                if link.holdsDaemon { service.activity.release() }
             }
             queued[app] = kept.isEmpty ? nil : kept
         }

@@ -16,11 +16,13 @@ import LinkdSession
 struct SignInAction: Action {
     /// The verifiers of sign-ins started with `linkd login`.
     let pkceStore: PKCEStore?
-    /// Starts the program the session goes to.
+    /// Starts the program the session goes to (`{"exec": …}`).
     let exec: ExecAction
+    /// Hands the session to the app's subscriber (`"forward"`).
+    let forward: ForwardAction
 
     func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
-        guard case .signin(.exec(let arguments)) = link.claim.action else { preconditionFailure("a signin link") }
+        guard case .signin(let delivery) = link.claim.action else { preconditionFailure("a signin link") }
         guard let backend = link.claim.backend ?? link.app.backend, case .supabase(let supabase) = backend.makeBackend()
         else {
             return refuse(
@@ -39,8 +41,13 @@ struct SignInAction: Action {
         case .success(let value): material = value
         case .failure(let failure): return refuse(failure, link, service)
         }
+        if delivery == .forward, await !forward.hasRoom(for: link.appName, service: service) {
+            return refuse(.forwardQueueFull(app: link.appName, limit: forward.queueLimit), link, service)
+        }
         if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
-        guard await exec.supervisor.slots.take() else {
+        // A program slot for the delivery (a forwarded session waits for its subscriber instead).
+        let hasSlot = if delivery == .forward { true } else { await exec.supervisor.slots.take() }
+        guard hasSlot else {
             let limit = exec.supervisor.slots.limit
             return await exec.fail(
                 Task.isCancelled ? .daemonStopping : .tooManyPrograms(limit: limit),
@@ -52,7 +59,7 @@ struct SignInAction: Action {
         do throws(WireProtocol.Failure) {
             entry = try service.record(link.url, kind: .signin)
         } catch {
-            exec.supervisor.slots.give()
+            giveSlot(delivery)
             return await exec.fail(error, link: link, service: service)
         }
         service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
@@ -72,7 +79,7 @@ struct SignInAction: Action {
             session = value
         case .failure(let error):
             service.spool.remove(entry.id)
-            exec.supervisor.slots.give()
+            giveSlot(delivery)
             let failure = WireProtocol.Failure(ResetFailure(error))
             service.log.warning("link \(entry.shortID): not signed in: \(failure.message)", link.logFields(entry))
             return await exec.fail(failure, link: link, service: service)
@@ -82,7 +89,7 @@ struct SignInAction: Action {
         {
             let signedOut = await signIn.signOut(session)
             service.spool.remove(entry.id)
-            exec.supervisor.slots.give()
+            giveSlot(delivery)
             service.log.notice(
                 "link \(entry.shortID): the sign-in to \(link.appName) as \(JWTClaims.mask(email)) was not confirmed"
                     + (signedOut ? "; its session was signed out" : ""),
@@ -99,21 +106,45 @@ struct SignInAction: Action {
             "link \(entry.shortID): signed in to \(link.appName) as \(JWTClaims.mask(email))",
             link.logFields(entry)
         )
-        let answer = WireProtocol.Response.accepted(
-            route: link.route.id,
-            app: link.appName,
-            state: .done,
-            message: "signed in: \(link.appName) as \(email)"
-        )
-        let response = await exec.deliver(
-            session.delivery(id: entry.id, app: link.appName, route: link.route.id),
-            to: arguments,
-            answering: answer,
-            secrets: session.secretValues,
-            link: link,
-            entry: entry,
-            service: service
-        )
+        let line = session.delivery(id: entry.id, app: link.appName, route: link.route.id)
+        let response: WireProtocol.Response
+        switch delivery {
+        case .exec(let arguments):
+            response = await exec.deliver(
+                line,
+                to: arguments,
+                answering: .accepted(
+                    route: link.route.id,
+                    app: link.appName,
+                    state: .done,
+                    message: "signed in: \(link.appName) as \(email)"
+                ),
+                secrets: session.secretValues,
+                link: link,
+                entry: entry,
+                service: service
+            )
+        case .forward:
+            let state = await forward.session(
+                String(decoding: line, as: UTF8.self),
+                entry: entry,
+                app: link.appName,
+                service: service
+            )
+            let waits = state == .queued ? "; the session waits until \(link.appName) subscribes" : ""
+            response = .accepted(
+                route: link.route.id,
+                app: link.appName,
+                state: state,
+                message: "signed in: \(link.appName) as \(email)" + waits
+            )
+            service.log.info(
+                "link \(entry.shortID): session " + (state == .queued ? "queued for" : "forwarded to")
+                    + " \(link.appName)",
+                link.logFields(entry)
+            )
+            await service.finishFlight(link.flightKey, with: response)
+        }
         if let client, await !client.isWaiting, case .accepted = response {
             await ResetAction.notify(
                 summary: "Signed in",
@@ -147,5 +178,12 @@ struct SignInAction: Action {
             [("LINKD_ROUTE", link.route.id)]
         )
         return .failed(failure)
+    }
+}
+
+extension SignInAction {
+    /// Gives back the program slot an `exec` delivery took (a forwarded session took none).
+    fileprivate func giveSlot(_ delivery: SignInDelivery) {
+        if case .exec = delivery { exec.supervisor.slots.give() }
     }
 }

@@ -47,7 +47,7 @@ actor LinkService {
         dbus = DBusAction()
         forward = ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit)
         reset = ResetAction(pkceStore: pkceStore)
-        signIn = SignInAction(pkceStore: signInStore, exec: exec)
+        signIn = SignInAction(pkceStore: signInStore, exec: exec, forward: forward)
     }
 
     /// Reads the configuration again and routes the next link with it; a configuration that has problems keeps its

@@ -1,0 +1,122 @@
+import Foundation
+import Glibc
+import LinkdTestSupport
+import Testing
+
+/// `{"signin": "forward"}`: the session goes to the app's running subscriber, or waits in the daemon's memory until
+/// one subscribes; the subscriber gets the session, never the link.
+@Suite(.ownThread) struct SignInForwardTests {
+    static let app = "com.example.SignIn"
+
+    final class World: Sendable {
+        let world: DaemonHarness
+        let gotrue: GoTrueDouble
+
+        init() throws {
+            world = try DaemonHarness()
+            gotrue = try GoTrueDouble()
+            gotrue.addUser(email: SignInTests.email, password: "old-password")
+            let config = """
+                {"app": "\(SignInForwardTests.app)", "links": [
+                  {"match": "signinapp://signin", "format": "supabase", "action": {"signin": "forward"}}],
+                 "backend": {"kind": "supabase", "url": "\(gotrue.baseURL)", "apiKey": "\(GoTrueDouble.apiKey)"}}
+                """
+            try Data(config.utf8).write(to: world.config.appendingPathComponent("linkd/apps.d/signin.json"))
+        }
+
+        /// `linkd login --email`, then the link its email leads to.
+        func requestedLink() throws -> String {
+            let login = try world.run(["login", "--app", SignInForwardTests.app, "--email", SignInTests.email])
+            #expect(login.status == 0, "\(login)")
+            return try #require(gotrue.magicLinkRedirect(for: SignInTests.email))
+        }
+
+        /// A connection subscribed to the app's links and sessions; the caller closes it.
+        func subscribe() throws -> Int32 {
+            let fd = try world.connect()
+            fd.send(#"{"op": "subscribe", "app": "com.example.SignIn"}"# + "\n")
+            #expect(fd.readLine() == #"{"ok": true, "app": "com.example.SignIn", "state": "subscribed"}"#)
+            return fd
+        }
+
+        /// The session a subscriber's line carries, after checking that the line holds no link.
+        func session(in line: String?) throws -> [String: Any] {
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data((line ?? "").utf8)) as? [String: Any]
+            )
+            #expect(object["app"] as? String == SignInForwardTests.app)
+            #expect(object["route"] as? String == "supabase.pkce")
+            #expect(object["url"] == nil && object["fields"] == nil)
+            let session = try #require(object["session"] as? [String: Any])
+            #expect((session["user"] as? [String: Any])?["email"] as? String == SignInTests.email)
+            return session
+        }
+    }
+
+    @Test func aRunningSubscriberGetsTheSessionOnce() throws {
+        let world = try World()
+        let link = try world.requestedLink()
+        #expect(try world.world.run(["open", "signinapp://unclaimed"]).status == 1)  // the daemon first
+        let subscriber = try world.subscribe()
+        defer { close(subscriber) }
+        let opened = try world.world.run(["open", link])
+        #expect(opened.status == 0, "\(opened)\n\(world.world.daemonLog())")
+        #expect(
+            opened.stdout
+                == "delivered: supabase.pkce → com.example.SignIn: signed in: com.example.SignIn as ada@example.com\n"
+        )
+        let session = try world.session(in: subscriber.readLine())
+        let accessToken = try #require(session["access_token"] as? String)
+        #expect(world.gotrue.isSessionLive(accessToken: accessToken))
+        #expect(subscriber.readLine(timeout: .milliseconds(300)) == nil)  // once
+        #expect(world.world.waitUntil(.seconds(5)) { world.world.spooledURLs().isEmpty })
+        #expect(!world.world.daemonLog().contains(accessToken))
+    }
+
+    @Test func theSessionWaitsInMemoryForASubscriberThatComesLater() throws {
+        let world = try World()
+        let link = try world.requestedLink()
+        let opened = try world.world.run(["open", link])
+        #expect(opened.status == 0, "\(opened)\n\(world.world.daemonLog())")
+        #expect(
+            opened.stdout
+                == "queued: supabase.pkce → com.example.SignIn: signed in: com.example.SignIn as ada@example.com; "
+                + "the session waits until com.example.SignIn subscribes\n"
+        )
+        #expect(world.world.spooledURLs() == [link])  // the link's entry, until the session is written
+        let subscriber = try world.subscribe()
+        let session = try world.session(in: subscriber.readLine())
+        close(subscriber)
+        let accessToken = try #require(session["access_token"] as? String)
+        let refreshToken = try #require(session["refresh_token"] as? String)
+        #expect(world.gotrue.isSessionLive(accessToken: accessToken))
+        // It waited in memory: the spool lets the link's entry go once the session is written.
+        #expect(world.world.waitUntil(.seconds(5)) { world.world.spooledURLs().isEmpty })
+        let second = try world.subscribe()
+        defer { close(second) }
+        #expect(second.readLine(timeout: .milliseconds(300)) == nil)
+        let log = world.world.daemonLog()
+        #expect(!log.contains(accessToken) && !log.contains(refreshToken))
+        #expect(log.contains("session queued for com.example.SignIn"))
+    }
+
+    @Test func aWaitingSessionKeepsTheDaemonUpUntilItsTimeToLivePasses() throws {
+        let world = try World()
+        let link = try world.requestedLink()
+        let daemon = try world.world.startDaemon(
+            ["--idle-exit", "1"],
+            extra: ["LINKD_FORWARD_TTL": "3"],
+            stderrPath: world.world.root.path + "/daemon.txt",
+            timeout: .seconds(5)
+        )
+        let opened = try world.world.run(["open", link])
+        #expect(opened.stdout.hasPrefix("queued: "), "\(opened)")
+        Thread.sleep(forTimeInterval: 2)  // past the idle exit: the session holds the daemon
+        #expect(world.world.daemonPIDs() == [daemon.pid])
+        daemon.waitUntilExit()  // the time to live passes, the session is dropped, and the daemon goes idle
+        #expect(daemon.terminationStatus == 0)
+        let log = (try? String(contentsOfFile: world.world.root.path + "/daemon.txt", encoding: .utf8)) ?? ""
+        #expect(log.contains("expired before com.example.SignIn subscribed"), "\(log)")
+        #expect(world.world.spooledURLs().isEmpty)
+    }
+}
