@@ -8,21 +8,13 @@ import Testing
 @Suite(.ownThread) struct SignInForwardTests {
     static let app = "com.example.SignIn"
 
-    final class World: Sendable {
-        let world: DaemonHarness
-        let gotrue: GoTrueDouble
+    /// The sign-in world, its `signin` link forwarding.
+    struct World {
+        let signIn: SignInTests.World
+        var world: DaemonHarness { signIn.world }
+        var gotrue: GoTrueDouble { signIn.gotrue }
 
-        init() throws {
-            world = try DaemonHarness()
-            gotrue = try GoTrueDouble()
-            gotrue.addUser(email: SignInTests.email, password: "old-password")
-            let config = """
-                {"app": "\(SignInForwardTests.app)", "links": [
-                  {"match": "signinapp://signin", "format": "supabase", "action": {"signin": "forward"}}],
-                 "backend": {"kind": "supabase", "url": "\(gotrue.baseURL)", "apiKey": "\(GoTrueDouble.apiKey)"}}
-                """
-            try Data(config.utf8).write(to: world.config.appendingPathComponent("linkd/apps.d/signin.json"))
-        }
+        init() throws { signIn = try SignInTests.World(delivery: #""forward""#) }
 
         /// `linkd login --email`, then the link its email leads to.
         func requestedLink() throws -> String {

@@ -15,14 +15,15 @@ import Testing
         let world: DaemonHarness
         let gotrue: GoTrueDouble
 
-        init() throws {
+        /// - Parameter delivery: the `signin` action's value; by default the world's recording program.
+        init(delivery: String? = nil) throws {
             world = try DaemonHarness()
             gotrue = try GoTrueDouble()
             gotrue.addUser(email: SignInTests.email, password: "old-password")
             let record = world.root.appendingPathComponent("record.sh").path
             let config = """
                 {"app": "\(SignInTests.app)", "links": [
-                  {"match": "signinapp://signin", "format": "supabase", "action": {"signin": {"exec": ["\(record)"]}}},
+                  {"match": "signinapp://signin", "format": "supabase", "action": {"signin": \(delivery ?? #"{"exec": ["\#(record)"]}"#)}},
                   {"match": "signinapp://reset", "format": "supabase", "action": "reset"}],
                  "backend": {"kind": "supabase", "url": "\(gotrue.baseURL)", "apiKey": "\(GoTrueDouble.apiKey)"}}
                 """
