@@ -32,6 +32,16 @@ import Testing
         return path
     }
 
+    /// What the browser stand-in's `linkd open` printed, once it has exited (up to 10 s).
+    static func browserOutput(_ browser: String) -> String {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let text = (try? String(contentsOfFile: browser + "-open.txt", encoding: .utf8)) ?? ""
+            if text.contains("status ") || ContinuousClock.now > deadline { return text }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
     static func world() throws -> SignInTests.World {
         let world = try SignInTests.World()
         world.gotrue.addProviderAccount("github", email: SignInTests.email)
@@ -48,7 +58,8 @@ import Testing
         #expect(login.status == 0, "\(login)\n\(world.world.daemonLog())")
         #expect(login.stdout.hasPrefix("opened \(browser) to sign in to com.example.SignIn with github; "))
         #expect(login.stdout.hasSuffix("signed in: com.example.SignIn with github\n"))
-        let opened = (try? String(contentsOfFile: browser + "-open.txt", encoding: .utf8)) ?? ""
+        // linkd login returns once the code has been exchanged; linkd open may still be on its way out.
+        let opened = Self.browserOutput(browser)
         #expect(
             opened
                 == "done: supabase.pkce → com.example.SignIn: signed in: com.example.SignIn as ada@example.com\n"
@@ -116,7 +127,7 @@ import Testing
         let browser = try Self.makeBrowser(in: world)
         let opening = try world.world.start([address], executable: browser)
         opening.waitUntilExit()
-        let opened = (try? String(contentsOfFile: browser + "-open.txt", encoding: .utf8)) ?? ""
+        let opened = Self.browserOutput(browser)
         #expect(opened.contains("[not_started_by_linkd]\nstatus 65\n"), "\(opened)")
         #expect(!world.gotrue.requests.contains { $0.path == "/auth/v1/token" })
         #expect(world.world.receivedPayloads().isEmpty)
