@@ -87,19 +87,20 @@ extension AppConfigDecoder {
     }
 
     /// A `signin` link needs the `supabase` format (the routes that sign in through PKCE, a token hash or the
-    /// implicit flow) and a Supabase backend.
+    /// implicit flow) and a Supabase backend, or the `appservices` format (an email confirmation) and an App Services
+    /// backend.
     mutating func checkSignIn(format: AuthLinkFormat?, backend: BackendConfig?, hasOwnBackend: Bool, at path: String) {
-        guard format == .supabase else {
-            fail("\(path).format", "action 'signin' needs format 'supabase'")
+        guard let format, format == .supabase || format == .appservices else {
+            fail("\(path).format", "action 'signin' needs format 'supabase' or 'appservices'")
             return
         }
         guard let backend else {
             fail("\(path).action", "action 'signin' needs a backend (the app's or the link's)")
             return
         }
-        if backend.format != .supabase {
+        if backend.format != format {
             let location = hasOwnBackend ? "\(path).backend" : "$.backend"
-            fail(location, "a '\(backend.format.rawValue)' backend cannot sign in with 'supabase' links")
+            fail(location, "a '\(backend.format.rawValue)' backend cannot sign in with '\(format.rawValue)' links")
         }
     }
 

@@ -54,6 +54,21 @@ package final class AppServicesDouble: Sendable {
 
     package func password(of email: String) -> String? { store.state.withLock { $0.passwords[email] } }
 
+    /// Registers `email` unconfirmed (as `…/register` does) and returns the `token` and `tokenId` its confirmation
+    /// email carries.
+    package func register(email: String, password: String) -> (token: String, tokenID: String) {
+        store.state.withLock { state in
+            let token = Self.hex(64)
+            let tokenID = Self.hex(24)
+            state.passwords[email] = password
+            state.confirmations[token] = Pending(email: email, tokenID: tokenID, issued: Date())
+            return (token, tokenID)
+        }
+    }
+
+    /// Whether `email`'s account is confirmed.
+    package func isConfirmed(_ email: String) -> Bool { store.state.withLock { $0.confirmed.contains(email) } }
+
     /// A reset link's `token` and `tokenId`, as the reset email carries them; `age` back-dates it.
     package func resetToken(for email: String, age: Double = 0) -> (token: String, tokenID: String) {
         store.state.withLock { state in
@@ -91,6 +106,17 @@ package final class AppServicesDouble: Sendable {
         guard let body = request.jsonBody else { return error(400, "invalid JSON", "BadRequest") }
         switch String(request.path.dropFirst(prefix.count)) {
         case "reset": return reset(body, &state)
+        case "confirm":
+            // B.2: single use, 30 minutes; a bad token is `400 UserpassTokenInvalid "invalid token data"`.
+            guard let token = body["token"] as? String, let tokenID = body["tokenId"] as? String else {
+                return error(400, "expected token and tokenId", "MissingParameter")
+            }
+            guard let pending = state.confirmations[token], pending.tokenID == tokenID,
+                Date().timeIntervalSince(pending.issued) < 30 * 60
+            else { return error(400, "invalid token data", "UserpassTokenInvalid") }
+            state.confirmations[token] = nil
+            state.confirmed.insert(pending.email)
+            return .json(200, [:])
         case "reset/send":
             guard let email = body["email"] as? String, state.passwords[email] != nil else {
                 return error(404, "user not found", "UserNotFound")

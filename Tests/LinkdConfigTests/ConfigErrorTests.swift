@@ -103,7 +103,7 @@ import Testing
         ),
         (
             #"{"app": "a.b", "links": [{"match": "x://y", "action": {"signin": {"exec": ["/bin/cat"]}}}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}}"#,
-            ["1:26: $.links[0].format: action 'signin' needs format 'supabase'"]
+            ["1:26: $.links[0].format: action 'signin' needs format 'supabase' or 'appservices'"]
         ),
         (
             """
@@ -111,6 +111,14 @@ import Testing
              "backend": {"kind": "appservices", "url": "https://h.example", "appId": "n-1"}}
             """,
             ["2:13: $.backend: a 'appservices' backend cannot sign in with 'supabase' links"]
+        ),
+        (
+            #"{"app": "a.b", "links": [{"match": "x://confirm", "format": "appservices", "action": {"signin": "forward"}}], "backend": {"kind": "appservices", "url": "https://h.example", "appId": "n-1"}}"#,
+            []
+        ),
+        (
+            #"{"app": "a.b", "links": [{"match": "x://confirm", "format": "appservices", "action": {"signin": "forward"}}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}}"#,
+            ["1:122: $.backend: a 'supabase' backend cannot sign in with 'appservices' links"]
         ),
         (
             #"{"app": "a.b", "links": [{"match": "x://y", "action": "forward"}], "backend": {"kind": "supabase", "url": "https://h.example", "apikey": "k"}}"#,

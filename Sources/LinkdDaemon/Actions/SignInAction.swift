@@ -23,13 +23,16 @@ struct SignInAction: Action {
 
     func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
         guard case .signin(let delivery) = link.claim.action else { preconditionFailure("a signin link") }
-        guard let backend = link.claim.backend ?? link.app.backend, case .supabase(let supabase) = backend.makeBackend()
-        else {
+        let supabase: SupabaseBackend
+        switch (link.claim.backend ?? link.app.backend)?.makeBackend() {
+        case .supabase(let backend)?: supabase = backend
+        case .appServices(let backend)?: return await confirmEmail(link, backend: backend, service: service)
+        case nil:
             return refuse(
                 WireProtocol.Failure(
                     kind: .unavailable,
                     reason: "no_backend",
-                    message: "\(link.appName) has no Supabase backend"
+                    message: "\(link.appName) has no backend"
                 ),
                 link,
                 service
@@ -168,7 +171,7 @@ struct SignInAction: Action {
         )
     }
 
-    private func refuse(
+    func refuse(
         _ failure: WireProtocol.Failure,
         _ link: ClaimedLink,
         _ service: LinkService

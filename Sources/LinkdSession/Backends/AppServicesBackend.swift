@@ -25,6 +25,16 @@ package struct AppServicesBackend: AuthBackend {
         self.client = client
     }
 
+    /// `POST …/confirm` with an email confirmation link's token pair: confirms the account (a token pair works once).
+    /// Retried on connection errors and 502/503/504 like the requests of a reset before its password.
+    ///
+    /// - Throws: `UserpassTokenInvalid` for a used or expired link, or why there was no answer.
+    package func confirmEmail(token: Secret, tokenID: Secret) async throws(SessionError) {
+        try await RequestRetry()({ () async throws(SessionError) in
+            try await client.confirm(token: token, tokenID: tokenID.revealed())
+        })
+    }
+
     /// `POST …/reset` with the password and the link's token pair.
     ///
     /// - Throws: `UserpassTokenInvalid` for a used or expired link, a refusal of the password, or why there was no

@@ -1,0 +1,54 @@
+import LinkdConfig
+import LinkdFormats
+import LinkdSession
+
+extension SignInAction {
+    /// An App Services email confirmation at a sign-in link (`appservices.confirm`): the account is confirmed
+    /// (`POST …/local-userpass/confirm` with the link's `token` and `tokenId`, once) and the person is told to sign in;
+    /// nothing is delivered, since a confirmation makes no session. Confirming needs no question first: it signs no
+    /// one in, so a mailed link of someone else's confirms only their own account.
+    func confirmEmail(
+        _ link: ClaimedLink,
+        backend: AppServicesBackend,
+        service: LinkService
+    ) async -> WireProtocol.Response {
+        guard case .appServicesConfirm(let token) = link.route.auth else {
+            return refuse(
+                WireProtocol.Failure(
+                    kind: .invalid,
+                    reason: "not_a_signin",
+                    message: "a '\(link.route.id)' link does not sign in; linkd refuses it at a sign-in link"
+                ),
+                link,
+                service
+            )
+        }
+        if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
+        let entry: Spool.Entry
+        do throws(WireProtocol.Failure) {
+            entry = try service.record(link.url, kind: .signin)
+        } catch {
+            await service.finishFlight(link.flightKey, with: .failed(error))
+            return .failed(error)
+        }
+        service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
+        let response: WireProtocol.Response
+        do throws(SessionError) {
+            try await backend.confirmEmail(token: token.token, tokenID: token.tokenID)
+            service.log.info("link \(entry.shortID): the email of an account of \(link.appName) was confirmed")
+            response = .accepted(
+                route: link.route.id,
+                app: link.appName,
+                state: .done,
+                message: "email confirmed: sign in to \(link.appName)"
+            )
+        } catch {
+            let failure = WireProtocol.Failure(ResetFailure(error))
+            service.log.warning("link \(entry.shortID): not confirmed: \(failure.message)", link.logFields(entry))
+            response = .failed(failure)
+        }
+        service.spool.remove(entry.id)
+        await service.finishFlight(link.flightKey, with: response)
+        return response
+    }
+}
