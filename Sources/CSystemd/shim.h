@@ -26,6 +26,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
+#include "notify_ask.h"
 
 /// The layout of struct ucred, which <sys/socket.h> declares only under _GNU_SOURCE.
 struct linkd_ucred {

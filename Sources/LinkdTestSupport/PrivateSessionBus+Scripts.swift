@@ -47,7 +47,18 @@ extension PrivateSessionBus {
             case .id: #"invocation.return_value(GLib.Variant("(u)", (1,)))"#
             case .never: "unanswered.append(invocation)  # kept, so that GDBus never replies"
             case .error: #"invocation.return_dbus_error("org.freedesktop.DBus.Error.Failed", "the test server fails")"#
+            case .pressing(let key):
+                // Notification 7, answered as a person would, a moment later: the button, then the close.
+                #"""
+                invocation.return_value(GLib.Variant("(u)", (7,)))
+                    def press():
+                        connection.emit_signal(None, path, interface, "ActionInvoked", GLib.Variant("(us)", (7, "\#(key)")))
+                        connection.emit_signal(None, path, interface, "NotificationClosed", GLib.Variant("(uu)", (7, 2)))
+                        return False
+                    GLib.timeout_add(200, press)
+                """#
             }
+        let capabilities = if case .pressing = answer { #"["body", "actions"]"# } else { #"["body"]"# }
         return service(
             name: "org.freedesktop.Notifications",
             objectPath: "/org/freedesktop/Notifications",
@@ -58,11 +69,18 @@ extension PrivateSessionBus {
                       '<arg type="s" direction="in"/><arg type="u" direction="in"/><arg type="s" direction="in"/>' \\
                       '<arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="as" direction="in"/>' \\
                       '<arg type="a{sv}" direction="in"/><arg type="i" direction="in"/><arg type="u" direction="out"/>' \\
-                      '</method></interface></node>'
+                      '</method><method name="GetCapabilities"><arg type="as" direction="out"/></method>' \\
+                      '<method name="CloseNotification"><arg type="u" direction="in"/></method></interface></node>'
 
                 unanswered = []
 
                 def on_call(connection, sender, path, interface, method, parameters, invocation):
+                    if method == "GetCapabilities":
+                        invocation.return_value(GLib.Variant("(as)", (\(capabilities),)))
+                        return
+                    if method == "CloseNotification":
+                        invocation.return_value(None)
+                        return
                     app, replaces, icon, summary, body, actions, hints, timeout = parameters.unpack()
                     with open("\(log)", "a") as out:
                         out.write(summary + "\\t" + body + "\\n")

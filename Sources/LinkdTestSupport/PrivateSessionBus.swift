@@ -90,6 +90,9 @@ package final class PrivateSessionBus: Sendable {
         case never
         /// With the D-Bus error `org.freedesktop.DBus.Error.Failed`.
         case error
+        /// With an id, as a server that shows buttons (`GetCapabilities` names `actions`), and then, 0.2 s later, as
+        /// the person pressing the button `key`: `ActionInvoked(id, key)`, then `NotificationClosed(id, 2)`.
+        case pressing(String)
     }
 
     /// Starts a desktop notification server (`org.freedesktop.Notifications`) that writes each notification as

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LinkdConfig
+import LinkdDesktop
 import LinkdFormats
 import LinkdSession
 
@@ -13,11 +14,6 @@ extension SignInAction {
         /// An implicit-flow link's tokens.
         case session(accessToken: Secret, refreshToken: Secret)
 
-        /// Whether the person must confirm the sign-in: linkd did not start it.
-        var needsConfirmation: Bool {
-            if case .pkce = self { false } else { true }
-        }
-
         func session(_ signIn: SupabaseSignIn) async throws(SessionError) -> GoTrueSession {
             switch self {
             case .pkce(let code, let verifier): try await signIn.exchange(code: code, verifier: verifier)
@@ -27,13 +23,24 @@ extension SignInAction {
         }
     }
 
+    /// Where the person confirms a sign-in linkd did not start.
+    enum Confirmation: Sendable {
+        /// No question: linkd started the sign-in.
+        case none
+        /// On the terminal of `linkd open`.
+        case terminal
+        /// In a desktop notification with buttons (`linkd open` has no terminal, as when the mail client ran it).
+        case notification
+    }
+
     /// The routes that sign in: a code that a stored verifier proves, an emailed token hash of a sign-in type, an
-    /// implicit-flow session — the last two only for a client that can ask the person to confirm.
+    /// implicit-flow session — the last two only when the person can be asked to confirm: on the terminal of
+    /// `linkd open`, else in a notification whose server shows buttons.
     static func material(
         _ link: ClaimedLink,
         store: PKCEStore?,
         client: (any LinkClient)?
-    ) async -> Result<Material, WireProtocol.Failure> {
+    ) async -> Result<(Material, Confirmation), WireProtocol.Failure> {
         let material: Material
         switch link.route.auth {
         case .supabasePKCE(let pkce):
@@ -47,7 +54,7 @@ extension SignInAction {
                     )
                 )
             }
-            return .success(.pkce(code: pkce.code, verifier: verifier))
+            return .success((.pkce(code: pkce.code, verifier: verifier), .none))
         case .supabaseOTP(let otp) where otp.type != "recovery":
             material = .tokenHash(otp.tokenHash, type: otp.type)
         case .supabaseSession(let session):
@@ -61,16 +68,15 @@ extension SignInAction {
                 )
             )
         }
-        guard let client, await client.canConfirm else {
-            return .failure(
-                WireProtocol.Failure(
-                    kind: .invalid,
-                    reason: "cannot_confirm",
-                    message: "linkd did not start this sign-in to \(link.appName), and signs in only after you confirm "
-                        + "it: open the link with 'linkd open' in a terminal"
-                )
+        if let client, await client.canConfirm { return .success((material, .terminal)) }
+        if await DesktopNotification.canAsk() { return .success((material, .notification)) }
+        return .failure(
+            WireProtocol.Failure(
+                kind: .invalid,
+                reason: "cannot_confirm",
+                message: "linkd did not start this sign-in to \(link.appName), and signs in only after you confirm "
+                    + "it: open the link with 'linkd open' in a terminal"
             )
-        }
-        return .success(material)
+        )
     }
 }

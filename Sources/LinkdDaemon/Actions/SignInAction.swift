@@ -40,8 +40,9 @@ struct SignInAction: Action {
         }
         if let expired = ResetAction.expiry(link.route) { return refuse(expired, link, service) }
         let material: Material
+        let confirmation: Confirmation
         switch await Self.material(link, store: pkceStore, client: client) {
-        case .success(let value): material = value
+        case .success(let value): (material, confirmation) = value
         case .failure(let failure): return refuse(failure, link, service)
         }
         if delivery == .forward, await !forward.hasRoom(for: link.appName, service: service) {
@@ -88,8 +89,7 @@ struct SignInAction: Action {
             return await exec.fail(failure, link: link, service: service)
         }
         let email = session.user.email.isEmpty ? "user \(session.user.id)" : session.user.email
-        if material.needsConfirmation, await client?.confirm(prompt: "Sign in to \(link.appName) as \(email)?") != true
-        {
+        if await !Self.isConfirmed(confirmation, app: link.appName, email: email, client: client) {
             let signedOut = await signIn.signOut(session)
             service.spool.remove(entry.id)
             giveSlot(delivery)
@@ -185,6 +185,27 @@ struct SignInAction: Action {
 }
 
 extension SignInAction {
+    /// Whether the person confirmed the sign-in to `app` as `email` where `confirmation` says to ask them; `true` for
+    /// a sign-in linkd started.
+    fileprivate static func isConfirmed(
+        _ confirmation: Confirmation,
+        app: String,
+        email: String,
+        client: (any LinkClient)?
+    ) async -> Bool {
+        switch confirmation {
+        case .none: return true
+        case .terminal: return await client?.confirm(prompt: "Sign in to \(app) as \(email)?") == true
+        case .notification:
+            return await DesktopNotification.ask(
+                summary: "Sign in to \(app)?",
+                body: "Sign in to \(app) as \(email)? Only if you asked for this email.",
+                accept: "Sign in",
+                decline: "Cancel"
+            )
+        }
+    }
+
     /// Gives back the program slot an `exec` delivery took (a forwarded session took none).
     fileprivate func giveSlot(_ delivery: SignInDelivery) {
         if case .exec = delivery { exec.supervisor.slots.give() }

@@ -1,0 +1,34 @@
+import CSystemd
+
+extension SessionBus {
+    /// Whether the session's notification server shows buttons (`org.freedesktop.Notifications.GetCapabilities`
+    /// names `actions`); `false` also when there is no session bus or no server answered within `timeout`.
+    package static func notificationsHaveActions(timeout: Duration) -> Bool {
+        linkd_notifications_have_actions(microseconds(timeout)) == 1
+    }
+
+    /// Shows a notification with two buttons and waits, blocking, up to `timeout` for the person's answer
+    /// (`Notify` with actions, then the `ActionInvoked` or `NotificationClosed` signal of its id); one that time ran
+    /// out on is closed (`CloseNotification`). The body is sent as given: escape markup first.
+    ///
+    /// - Returns: whether the person pressed `accept`; `false` for `decline`, a dismissal, or no answer in time.
+    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` when it could not be shown.
+    package static func ask(
+        summary: String,
+        body: String,
+        accept: String,
+        decline: String,
+        timeout: Duration
+    ) throws(SystemdError) -> Bool {
+        let result = linkd_notification_ask(summary, body, accept, decline, microseconds(timeout))
+        guard result >= 0 else {
+            throw .busFailed(operation: "ask in a notification", errno: Errno(rawValue: -result), detail: nil)
+        }
+        return result == 1
+    }
+
+    private static func microseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) * 1_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000_000)
+    }
+}
