@@ -96,14 +96,17 @@ import Testing
         let world = try World()
         let link = try world.requestedLink()
         let daemon = try world.world.startDaemon(
-            ["--idle-exit", "1"],
-            extra: ["LINKD_FORWARD_TTL": "3"],
+            ["--idle-exit", "2"],
+            extra: ["LINKD_FORWARD_TTL": "5"],
             stderrPath: world.world.root.path + "/daemon.txt",
             timeout: .seconds(5)
         )
+        // An open connection holds the daemon while `linkd open` starts, however slowly a loaded machine runs it.
+        let holder = try world.world.connect()
         let opened = try world.world.run(["open", link])
+        close(holder)
         #expect(opened.stdout.hasPrefix("queued: "), "\(opened)")
-        Thread.sleep(forTimeInterval: 2)  // past the idle exit: the session holds the daemon
+        Thread.sleep(forTimeInterval: 3)  // past the idle exit: the session holds the daemon
         #expect(world.world.daemonPIDs() == [daemon.pid])
         daemon.waitUntilExit()  // the time to live passes, the session is dropped, and the daemon goes idle
         #expect(daemon.terminationStatus == 0)
