@@ -141,6 +141,14 @@ package final class GoTrueDouble: Sendable {
         }
     }
 
+    /// How many sessions of the user with `email` are live (not logged out, not ended by a password change).
+    package func liveSessionCount(for email: String) -> Int {
+        service.state.withLock { state in
+            let userIDs = Set(state.users.values.filter { $0.email == email }.map(\.id))
+            return state.sessions.values.count { userIDs.contains($0.userID) && !$0.revoked }
+        }
+    }
+
     /// Whether the session `accessToken` belongs to is still live (not logged out, not ended by a password change).
     package func isSessionLive(accessToken: String) -> Bool {
         service.state.withLock { state in

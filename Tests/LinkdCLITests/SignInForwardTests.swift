@@ -106,12 +106,16 @@ import Testing
         let opened = try world.world.run(["open", link])
         close(holder)
         #expect(opened.stdout.hasPrefix("queued: "), "\(opened)")
+        #expect(world.gotrue.liveSessionCount(for: SignInTests.email) == 1)
         Thread.sleep(forTimeInterval: 3)  // past the idle exit: the session holds the daemon
         #expect(world.world.daemonPIDs() == [daemon.pid])
-        daemon.waitUntilExit()  // the time to live passes, the session is dropped, and the daemon goes idle
+        daemon.waitUntilExit()  // the time to live passes, the session is signed out, and the daemon goes idle
         #expect(daemon.terminationStatus == 0)
         let log = (try? String(contentsOfFile: world.world.root.path + "/daemon.txt", encoding: .utf8)) ?? ""
         #expect(log.contains("expired before com.example.SignIn subscribed"), "\(log)")
+        #expect(log.contains("the session for com.example.SignIn was not taken in time and was signed out"), "\(log)")
+        #expect(world.gotrue.liveSessionCount(for: SignInTests.email) == 0)  // not left live at the backend
+        #expect(world.gotrue.requestLines.last == "POST /auth/v1/logout?scope=local")
         #expect(world.world.spooledURLs().isEmpty)
     }
 }

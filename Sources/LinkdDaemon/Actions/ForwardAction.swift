@@ -35,6 +35,8 @@ actor ForwardAction: Action {
         /// A session (`signin` with `"forward"`): it waits in memory only, so it keeps the daemon up until it has
         /// been written or has expired (an idle exit would lose it).
         var holdsDaemon = false
+        /// What a session that expires unwritten still needs done (its sign-out); the daemon stays up until it is.
+        var onExpiry: (@Sendable () async -> Void)? = nil
     }
 
     init(timeToLive: Double, queueLimit: Int = Daemon.Limits().queuedForwardLinks) {
@@ -110,17 +112,25 @@ actor ForwardAction: Action {
 
     /// Hands a signed-in session's `line` (the `signin` action's JSON) to `app`'s subscriber, or queues it, in this
     /// daemon's memory only, until one subscribes or the time to live passes; `entry` (the link's spool entry) leaves
-    /// the spool once the line has been written. While it waits it keeps the daemon up.
+    /// the spool once the line has been written. While it waits it keeps the daemon up; `onExpiry` runs when the time
+    /// to live passes first, and the daemon stays up until it has returned.
     ///
     /// - Returns: ``WireProtocol/State/delivered`` when a subscriber took it, else
     ///   ``WireProtocol/State/queued``.
-    func session(_ line: String, entry: Spool.Entry, app: String, service: LinkService) -> WireProtocol.State {
+    func session(
+        _ line: String,
+        entry: Spool.Entry,
+        app: String,
+        service: LinkService,
+        onExpiry: @escaping @Sendable () async -> Void
+    ) -> WireProtocol.State {
         service.activity.hold()
         let link = QueuedLink(
             entry: entry,
             line: line,
             expires: Date().timeIntervalSince1970 + timeToLive,
-            holdsDaemon: true
+            holdsDaemon: true,
+            onExpiry: onExpiry
         )
         if hand(link, to: app) { return .delivered }
         queued[app, default: []].append(link)
@@ -175,7 +185,7 @@ actor ForwardAction: Action {
         if !back.isEmpty { queued[app] = back + (queued[app] ?? []) }
     }
 
-    /// Drops queued links past their time to live.
+    /// Drops queued links past their time to live; a session's `onExpiry` runs before it lets the daemon go.
     func expireQueued(_ service: LinkService) {
         let now = Date().timeIntervalSince1970
         for (app, links) in queued {
@@ -183,7 +193,15 @@ actor ForwardAction: Action {
             for link in links where link.expires <= now {
                 service.log.warning("link \(link.entry.shortID) expired before \(app) subscribed", [("LINKD_APP", app)])
                 service.spool.remove(link.entry.id)
-                if link.holdsDaemon { service.activity.release() }
+                guard link.holdsDaemon else { continue }
+                if let onExpiry = link.onExpiry {
+                    Task {
+                        await onExpiry()
+                        service.activity.release()
+                    }
+                } else {
+                    service.activity.release()
+                }
             }
             queued[app] = kept.isEmpty ? nil : kept
         }

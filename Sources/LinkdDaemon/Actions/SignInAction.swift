@@ -132,7 +132,8 @@ struct SignInAction: Action {
                 String(decoding: line, as: UTF8.self),
                 entry: entry,
                 app: link.appName,
-                service: service
+                service: service,
+                onExpiry: Self.signOutUndelivered(session, signIn: signIn, app: link.appName, service: service)
             )
             let waits = state == .queued ? "; the session waits until \(link.appName) subscribes" : ""
             response = .accepted(
@@ -202,6 +203,29 @@ extension SignInAction {
                 body: "Sign in to \(app) as \(email)? Only if you asked for this email.",
                 accept: "Sign in",
                 decline: "Cancel"
+            )
+        }
+    }
+
+    /// What becomes of a forwarded session that waited its whole time to live and no subscriber took: it is signed out
+    /// at the backend (it would otherwise stay live there, unused), and the person is told to sign in again.
+    fileprivate static func signOutUndelivered(
+        _ session: GoTrueSession,
+        signIn: SupabaseSignIn,
+        app: String,
+        service: LinkService
+    ) -> @Sendable () async -> Void {
+        {
+            let signedOut = await signIn.signOut(session)
+            service.log.notice(
+                "the session for \(app) was not taken in time"
+                    + (signedOut ? " and was signed out" : "; signing it out failed"),
+                [("LINKD_APP", app)]
+            )
+            await ResetAction.notify(
+                summary: "Sign-in not delivered",
+                body: "\(app) did not take the sign-in in time; start \(app) and sign in again.",
+                log: service.log
             )
         }
     }
