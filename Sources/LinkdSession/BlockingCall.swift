@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import Synchronization
+import LinkdSystem
 
 /// Runs blocking work (a libcurl transfer) on threads of its own. Not on the cooperative pool, and not on Dispatch's
 /// global queue either: its few threads are shared with other blocking calls, and a transfer waiting there for a
@@ -32,7 +32,8 @@ extension BlockingCall {
             var threads = 0
         }
 
-        private let state = Mutex(State())
+        /// A ``Lock``, not a bare `Mutex`: ThreadSanitizer sees the hand-over of queued work between these threads.
+        private let state = Lock(State())
         private let queued = DispatchSemaphore(value: 0)
 
         var threadCount: Int { state.withLock { $0.threads } }
