@@ -110,7 +110,7 @@ package struct Daemon: Sendable {
                 "listening on \(listener.ownedPath ?? "the socket passed by systemd") with \(loaded.apps.count) apps"
             )
             group.addTask { await server.run() }
-            await stop(when: firstOf(activity, shutdown), server, notifier, log)
+            await stop(when: firstOf(activity, shutdown), server, service, notifier, log)
             group.cancelAll()
         }
         withExtendedLifetime(signals) { listener.releaseLock() }
@@ -134,13 +134,20 @@ package struct Daemon: Sendable {
     }
 
     /// The stop's first phase: no new work, running work may finish until the drain deadline or a second signal.
-    private func stop(when reason: StopReason, _ server: Server, _ notifier: Notifier, _ log: DaemonLog) async {
+    private func stop(
+        when reason: StopReason,
+        _ server: Server,
+        _ service: LinkService,
+        _ notifier: Notifier,
+        _ log: DaemonLog
+    ) async {
         try? notifier.notifyStopping()
         switch reason {
         case .idle: log.info("idle for \(options.idleExit); exiting")
         case .signal: log.info("stopping: letting running work finish for up to \(options.drainDeadline)")
         }
         server.shutdown.stop()
+        await service.forward.dropSessions(service)
         let deadline = options.drainDeadline
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await server.activity.waitUntilQuiet() }

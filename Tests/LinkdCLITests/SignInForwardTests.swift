@@ -113,9 +113,34 @@ import Testing
         #expect(daemon.terminationStatus == 0)
         let log = (try? String(contentsOfFile: world.world.root.path + "/daemon.txt", encoding: .utf8)) ?? ""
         #expect(log.contains("expired before com.example.SignIn subscribed"), "\(log)")
-        #expect(log.contains("the session for com.example.SignIn was not taken in time and was signed out"), "\(log)")
+        #expect(log.contains("the session for com.example.SignIn was not taken and was signed out"), "\(log)")
         #expect(world.gotrue.liveSessionCount(for: SignInTests.email) == 0)  // not left live at the backend
         #expect(world.gotrue.requestLines.last == "POST /auth/v1/logout?scope=local")
+        #expect(world.world.spooledURLs().isEmpty)
+    }
+
+    @Test func aStoppingDaemonSignsOutTheSessionsThatWaitInItsMemory() throws {
+        let world = try World()
+        let link = try world.requestedLink()
+        let daemon = try world.world.startDaemon(
+            ["--idle-exit", "60"],
+            stderrPath: world.world.root.path + "/daemon.txt",
+            timeout: .seconds(5)
+        )
+        let opened = try world.world.run(["open", link])
+        #expect(opened.stdout.hasPrefix("queued: "), "\(opened)")
+        #expect(world.gotrue.liveSessionCount(for: SignInTests.email) == 1)
+        let stopping = ContinuousClock.now
+        kill(daemon.pid, SIGTERM)
+        daemon.waitUntilExit()
+        // It does not wait out its drain deadline (10 s) for a session no one will take.
+        #expect(ContinuousClock.now - stopping < .seconds(8))
+        #expect(daemon.terminationStatus == 0)
+        let log = (try? String(contentsOfFile: world.world.root.path + "/daemon.txt", encoding: .utf8)) ?? ""
+        #expect(log.contains("the daemon is stopping before com.example.SignIn subscribed"), "\(log)")
+        #expect(log.contains("the session for com.example.SignIn was not taken and was signed out"), "\(log)")
+        #expect(world.gotrue.liveSessionCount(for: SignInTests.email) == 0)
+        // Its link's entry is gone: no next daemon tells the person a second time.
         #expect(world.world.spooledURLs().isEmpty)
     }
 }

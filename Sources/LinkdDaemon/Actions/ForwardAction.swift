@@ -35,7 +35,7 @@ actor ForwardAction: Action {
         /// A session (`signin` with `"forward"`): it waits in memory only, so it keeps the daemon up until it has
         /// been written or has expired (an idle exit would lose it).
         var holdsDaemon = false
-        /// What a session that expires unwritten still needs done (its sign-out); the daemon stays up until it is.
+        /// What a session dropped unwritten still needs done (its sign-out); the daemon stays up until it is.
         var onExpiry: (@Sendable () async -> Void)? = nil
     }
 
@@ -192,18 +192,40 @@ actor ForwardAction: Action {
             let kept = links.filter { $0.expires > now }
             for link in links where link.expires <= now {
                 service.log.warning("link \(link.entry.shortID) expired before \(app) subscribed", [("LINKD_APP", app)])
-                service.spool.remove(link.entry.id)
-                guard link.holdsDaemon else { continue }
-                if let onExpiry = link.onExpiry {
-                    Task {
-                        await onExpiry()
-                        service.activity.release()
-                    }
-                } else {
-                    service.activity.release()
-                }
+                drop(link, service)
             }
             queued[app] = kept.isEmpty ? nil : kept
+        }
+    }
+
+    /// The daemon is stopping: the sessions waiting in its memory would be lost with it, so each is dropped now, its
+    /// `onExpiry` run (the daemon's stop waits for it), and its link's entry removed, so that no next daemon tells the
+    /// person a second time. Queued links stay in the spool for the next daemon.
+    func dropSessions(_ service: LinkService) {
+        for (app, links) in queued {
+            let kept = links.filter { !$0.holdsDaemon }
+            for link in links where link.holdsDaemon {
+                service.log.warning(
+                    "link \(link.entry.shortID): the daemon is stopping before \(app) subscribed",
+                    [("LINKD_APP", app)]
+                )
+                drop(link, service)
+            }
+            queued[app] = kept.isEmpty ? nil : kept
+        }
+    }
+
+    /// Removes a dropped link's spool entry; a session lets the daemon go once its `onExpiry` has returned.
+    private func drop(_ link: QueuedLink, _ service: LinkService) {
+        service.spool.remove(link.entry.id)
+        guard link.holdsDaemon else { return }
+        if let onExpiry = link.onExpiry {
+            Task {
+                await onExpiry()
+                service.activity.release()
+            }
+        } else {
+            service.activity.release()
         }
     }
 }

@@ -207,8 +207,8 @@ extension SignInAction {
         }
     }
 
-    /// What becomes of a forwarded session that waited its whole time to live and no subscriber took: it is signed out
-    /// at the backend (it would otherwise stay live there, unused), and the person is told to sign in again.
+    /// What becomes of a forwarded session no subscriber took (its time to live passed, or the daemon stopped): it is
+    /// signed out at the backend (it would otherwise stay live there, unused), and the person is told to sign in again.
     fileprivate static func signOutUndelivered(
         _ session: GoTrueSession,
         signIn: SupabaseSignIn,
@@ -218,13 +218,13 @@ extension SignInAction {
         {
             let signedOut = await signIn.signOut(session)
             service.log.notice(
-                "the session for \(app) was not taken in time"
+                "the session for \(app) was not taken"
                     + (signedOut ? " and was signed out" : "; signing it out failed"),
                 [("LINKD_APP", app)]
             )
             await ResetAction.notify(
                 summary: "Sign-in not delivered",
-                body: "\(app) did not take the sign-in in time; start \(app) and sign in again.",
+                body: "\(app) did not take the sign-in; start \(app) and sign in again.",
                 log: service.log
             )
         }
