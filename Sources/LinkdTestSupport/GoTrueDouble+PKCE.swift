@@ -79,6 +79,11 @@ extension GoTrueService {
 
     /// BASE64URL(SHA-256(verifier)), computed by `openssl dgst` so the double does not share linkd's own hash.
     static func s256(_ verifier: String) -> String? {
+        sha256(verifier).map(base64url)
+    }
+
+    /// SHA-256 of `text`'s UTF-8, computed by `openssl dgst` (not linkd's own hash).
+    static func sha256(_ text: String) -> Data? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = ["dgst", "-sha256", "-binary"]
@@ -87,11 +92,11 @@ extension GoTrueService {
         process.standardInput = input
         process.standardOutput = output
         guard (try? process.run()) != nil else { return nil }
-        input.fileHandleForWriting.write(Data(verifier.utf8))
+        input.fileHandleForWriting.write(Data(text.utf8))
         try? input.fileHandleForWriting.close()
         let digest = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0, digest.count == 32 else { return nil }
-        return base64url(digest)
+        return digest
     }
 }

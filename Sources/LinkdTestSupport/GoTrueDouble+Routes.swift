@@ -102,7 +102,7 @@ extension GoTrueService {
     func userObject(_ user: GoTrueState.User) -> [String: Any] {
         [
             "id": user.id, "aud": "authenticated", "role": "authenticated", "email": user.email, "phone": "",
-            "app_metadata": ["provider": "email", "providers": ["email"]], "user_metadata": [:],
+            "app_metadata": ["provider": user.provider, "providers": [user.provider]], "user_metadata": [:],
         ]
     }
 
@@ -164,6 +164,7 @@ extension GoTrueService {
     private func token(_ request: ReceivedRequest, _ state: inout GoTrueState) throws -> DoubleResponse {
         if request.query["grant_type"] == "pkce" { return try exchangePKCE(request, &state) }
         if request.query["grant_type"] == "password" { return try passwordGrant(request, &state) }
+        if request.query["grant_type"] == "id_token" { return try idTokenGrant(request, &state) }
         guard request.query["grant_type"] == "refresh_token" else {
             throw Failure(status: 400, code: "invalid_credentials", message: "unsupported_grant_type")
         }

@@ -6,6 +6,8 @@ struct GoTrueState {
         var id: String
         var email: String
         var password: String
+        /// How the user signed up (`app_metadata.provider`): `email`, or `apple` for one an Apple id token made.
+        var provider = "email"
     }
 
     struct Session {
@@ -36,6 +38,11 @@ struct GoTrueState {
     var providerAccounts: [String: String] = [:]
     /// PKCE flow states of `/recover` calls with a challenge, by the auth code the email's link redirects with.
     var flows: [String: Flow] = [:]
+    /// Sign in with Apple: the client IDs whose id tokens it accepts (none: Apple is disabled), the key it trusts,
+    /// and Apple identities (`sub`) → user id.
+    var appleClientIDs: [String] = []
+    var appleKeys: RSAKeyFiles? = nil
+    var appleIdentities: [String: String] = [:]
     /// Answers forced on the next requests (status, count), whatever they ask.
     var faults: [Int] = []
     /// Whether error messages quote the request (its body and Authorization), as a careless gateway's do.

@@ -16,7 +16,7 @@ import FoundationNetworking
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 
-    private func call(
+    func call(
         _ double: GoTrueDouble,
         _ method: String,
         _ target: String,
@@ -43,7 +43,7 @@ import FoundationNetworking
         return Reply(status: http.statusCode, headers: headers, body: data)
     }
 
-    private func decoded(_ reply: Reply) -> BackendError {
+    func decoded(_ reply: Reply) -> BackendError {
         GoTrueErrorBody.decode(
             status: reply.status,
             errorCodeHeader: reply.headers["x-sb-error-code"],
@@ -206,7 +206,7 @@ import FoundationNetworking
         #expect(short.json["message"] as? String == "code challenge has to be between 43 and 128 characters")
     }
 
-    private static func padded(_ base64url: String) -> String {
+    static func padded(_ base64url: String) -> String {
         let plain = base64url.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         return plain + String(repeating: "=", count: (4 - plain.count % 4) % 4)
     }
