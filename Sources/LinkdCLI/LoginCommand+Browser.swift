@@ -5,18 +5,13 @@ import LinkdSession
 import LinkdSystem
 
 extension LoginCommand {
-    /// `--provider`: opens GoTrue's `/authorize` page in the browser and waits until the sign-in has come back, that
-    /// is until the daemon's exchange of the returning `code` has spent the verifier stored for it; Ctrl-C, or ten
-    /// minutes with nothing back, forgets the verifier.
-    func signInInBrowser(
+    /// `--provider`: GoTrue's `/authorize` page for `provider`, with a new verifier stored for its PKCE challenge.
+    func startProviderSignIn(
         _ provider: String,
         signIn: SupabaseSignIn,
         redirectTo: String,
-        store: PKCEStore,
-        _ console: Console
-    ) async throws(CommandFailure) -> ExitCode {
-        InterruptRequest.catchSignal()
-        let started = Int64(time(nil))
+        store: PKCEStore
+    ) async throws(CommandFailure) -> (address: String, verifier: Secret) {
         let address: String
         let verifier: Secret?
         do throws(ResetFailure) {
@@ -35,6 +30,21 @@ extension LoginCommand {
                 exitCode: .temporaryFailure
             )
         }
+        return (address, verifier)
+    }
+
+    /// Opens `address` (where the sign-in with `provider` starts) in the browser and waits until the sign-in has come
+    /// back, that is until the daemon's sign-in with what came back has spent `verifier`, stored in `store`; Ctrl-C,
+    /// or ten minutes with nothing back, forgets it.
+    func signInInBrowser(
+        _ provider: String,
+        address: String,
+        verifier: Secret,
+        store: PKCEStore,
+        _ console: Console
+    ) async throws(CommandFailure) -> ExitCode {
+        InterruptRequest.catchSignal()
+        let started = Int64(time(nil))
         guard let program = Browser(environment: ProcessInfo.processInfo.environment).open(address) else {
             store.remove(verifier, app: app)
             throw .failed(

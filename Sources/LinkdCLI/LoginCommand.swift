@@ -28,7 +28,9 @@ struct LoginCommand: Command {
         provider's redirect to the app's first signin link). The app's program gets the session,
         never the link. --email asks for the email (POST /otp, create_user false) and exits;
         --provider opens GET /authorize in the browser and waits, up to 10 minutes, until the
-        sign-in has come back (Ctrl-C cancels and forgets the verifier).
+        sign-in has come back (Ctrl-C cancels and forgets the verifier). For an app with "apple"
+        settings, --provider apple opens Apple's own page, with a state and a hashed nonce, and the
+        id token that comes back to the app's "apple" signin link signs in (Supabase's id-token grant).
 
         EXIT STATUS:
           0 requested (--email) or signed in (--provider), 64 usage error (or no such app), 65 the
@@ -112,14 +114,16 @@ struct LoginCommand: Command {
                     + "within 10 minutes.\n"
             )
             return .success
+        case .provider("apple") where config.apple != nil:
+            return try await signInWithApple(config, console)
         case .provider(let provider):
-            return try await signInInBrowser(
+            let (address, verifier) = try await startProviderSignIn(
                 provider,
                 signIn: signIn,
                 redirectTo: link.match.description,
-                store: store,
-                console
+                store: store
             )
+            return try await signInInBrowser(provider, address: address, verifier: verifier, store: store, console)
         }
     }
 }

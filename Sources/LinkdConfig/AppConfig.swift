@@ -11,6 +11,22 @@ package struct AppConfig: Sendable {
     package var links: [LinkConfig]
     /// The app's backend, for `reset` links that name none of their own.
     package var backend: BackendConfig?
+    /// Sign in with Apple's web flow, when the app offers it.
+    package var apple: AppleConfig? = nil
+}
+
+/// Sign in with Apple for an app (`"apple"`): the Services ID the app registered with Apple, the page of the app's
+/// own that receives Apple's `form_post` and redirects to the app's `apple` sign-in link, and Apple's authorization
+/// address.
+package struct AppleConfig: Sendable, Equatable {
+    /// The Apple Services ID (`client_id`).
+    package var clientID: String
+    /// The Return URL registered for it (`redirect_uri`).
+    package var redirectURI: String
+    /// Where the browser asks Apple (default `https://appleid.apple.com/auth/authorize`).
+    package var authorizeURL: String
+
+    package static let defaultAuthorizeURL = "https://appleid.apple.com/auth/authorize"
 }
 
 /// A link an app claims.

@@ -89,16 +89,28 @@ extension AppConfigDecoder {
     /// A `signin` link needs the `supabase` format (the routes that sign in through PKCE, a token hash or the
     /// implicit flow) and a Supabase backend, or the `appservices` format (an email confirmation) and an App Services
     /// backend.
-    mutating func checkSignIn(format: AuthLinkFormat?, backend: BackendConfig?, hasOwnBackend: Bool, at path: String) {
-        guard let format, format == .supabase || format == .appservices else {
-            fail("\(path).format", "action 'signin' needs format 'supabase' or 'appservices'")
+    mutating func checkSignIn(
+        format: AuthLinkFormat?,
+        backend: BackendConfig?,
+        hasOwnBackend: Bool,
+        hasApple: Bool,
+        at path: String
+    ) {
+        guard let format, [.supabase, .appservices, .apple].contains(format) else {
+            fail("\(path).format", "action 'signin' needs format 'supabase', 'appservices' or 'apple'")
             return
         }
         guard let backend else {
             fail("\(path).action", "action 'signin' needs a backend (the app's or the link's)")
             return
         }
-        if backend.format != format {
+        if format == .apple {
+            if !hasApple { fail("\(path).format", "an 'apple' sign-in link needs the app's 'apple' settings") }
+            if backend.format != .supabase {
+                let location = hasOwnBackend ? "\(path).backend" : "$.backend"
+                fail(location, "Sign in with Apple goes through a 'supabase' backend (its id-token grant)")
+            }
+        } else if backend.format != format {
             let location = hasOwnBackend ? "\(path).backend" : "$.backend"
             fail(location, "a '\(backend.format.rawValue)' backend cannot sign in with '\(format.rawValue)' links")
         }

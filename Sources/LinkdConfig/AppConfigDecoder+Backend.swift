@@ -27,6 +27,23 @@ extension AppConfigDecoder {
 
     /// https, or plain http for 127.0.0.1, ::1 and localhost alone; without the part linkd appends for `kind`.
     private mutating func backendURL(_ value: JSONValue?, kind: String?, at path: String) -> LinkURL? {
+        guard let url = secureAddress(value, at: path, reached: "a backend is reached") else { return nil }
+        guard url.query == nil && url.fragment == nil else {
+            fail(path, "a backend URL has no query or fragment")
+            return nil
+        }
+        if let appended = Self.appendedPart(of: url.pathname, kind: kind) {
+            let base = url.protocol + "//" + url.hostname + (url.port.map { ":\($0)" } ?? "")
+            let prefix = url.pathname.dropLast(appended.count)
+            fail(path, "ends in '\(appended)', which linkd appends: use '\(base + prefix)'")
+            return nil
+        }
+        return url
+    }
+
+    /// An https address, or plain http for 127.0.0.1, ::1 and localhost alone; `reached` begins the complaint about
+    /// another scheme ("a backend is reached").
+    mutating func secureAddress(_ value: JSONValue?, at path: String, reached: String) -> LinkURL? {
         guard let text = string(value, at: path) else { return nil }
         let url: LinkURL
         do {
@@ -37,17 +54,7 @@ extension AppConfigDecoder {
         }
         let isLoopback = ["127.0.0.1", "[::1]", "localhost"].contains(url.hostname)
         guard url.scheme == "https" || (url.scheme == "http" && isLoopback) else {
-            fail(path, "a backend is reached over https (plain http only for 127.0.0.1, ::1 or localhost)")
-            return nil
-        }
-        guard url.query == nil && url.fragment == nil else {
-            fail(path, "a backend URL has no query or fragment")
-            return nil
-        }
-        if let appended = Self.appendedPart(of: url.pathname, kind: kind) {
-            let base = url.protocol + "//" + url.hostname + (url.port.map { ":\($0)" } ?? "")
-            let prefix = url.pathname.dropLast(appended.count)
-            fail(path, "ends in '\(appended)', which linkd appends: use '\(base + prefix)'")
+            fail(path, "\(reached) over https (plain http only for 127.0.0.1, ::1 or localhost)")
             return nil
         }
         return url

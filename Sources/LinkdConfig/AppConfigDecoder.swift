@@ -17,6 +17,8 @@ package struct AppConfigDecoder {
     private var locations = JSONLocations(scanning: [])
     /// Whether the app names a backend that has problems (reported already: its reset links say nothing more).
     private var hasBrokenAppBackend = false
+    /// Whether the app configures Sign in with Apple (its `apple` links need it).
+    private var hasApple = false
 
     /// A decoder for the file at `file`, looking the programs of `exec` actions up with `programs`.
     package init(file: String, programs: ProgramSearch) {
@@ -52,10 +54,12 @@ package struct AppConfigDecoder {
             fail("$", "expected an object")
             return nil
         }
-        checkKeys(object, allowed: ["app", "links", "backend"], at: "$")
+        checkKeys(object, allowed: ["app", "links", "backend", "apple"], at: "$")
         let app = appID(object["app"], at: "$.app")
         let backend = object["backend"].flatMap { backendConfig($0, at: "$.backend") }
         hasBrokenAppBackend = object["backend"] != nil && backend == nil
+        let apple = object["apple"].flatMap { appleConfig($0, at: "$.apple") }
+        hasApple = object["apple"] != nil
         var links: [LinkConfig] = []
         if let array = object["links"]?.arrayElements, !array.isEmpty {
             for (index, entry) in array.enumerated() {
@@ -65,7 +69,7 @@ package struct AppConfigDecoder {
             fail("$.links", object["links"] == nil ? "missing" : "expected a non-empty array of links")
         }
         guard fatalCount == 0, let app else { return nil }
-        return AppConfig(app: app, file: file, links: links, backend: backend)
+        return AppConfig(app: app, file: file, links: links, backend: backend, apple: apple)
     }
 
     /// Records why `bytes` are not JSON, where they break; a comma before a closing bracket is named as such, at
@@ -170,7 +174,13 @@ package struct AppConfigDecoder {
             case .reset:
                 checkReset(format: format, backend: backend ?? appBackend, hasOwnBackend: backend != nil, at: path)
             case .signin:
-                checkSignIn(format: format, backend: backend ?? appBackend, hasOwnBackend: backend != nil, at: path)
+                checkSignIn(
+                    format: format,
+                    backend: backend ?? appBackend,
+                    hasOwnBackend: backend != nil,
+                    hasApple: hasApple,
+                    at: path
+                )
             default: break
             }
         }

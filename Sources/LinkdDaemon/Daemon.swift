@@ -71,7 +71,8 @@ package struct Daemon: Sendable {
             forwardTTL: options.forwardTTL,
             forwardQueueLimit: options.limits.queuedForwardLinks,
             pkceStore: PKCEStore(stateFolder: XDGDirectories().linkdState),
-            signInStore: PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .signIn)
+            signInStore: PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .signIn),
+            appleStore: PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .appleSignIn)
         )
         let signals = SignalWatch()
         let stops = signals.stops

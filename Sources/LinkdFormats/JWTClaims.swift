@@ -13,6 +13,8 @@ public struct JWTClaims: Sendable, Hashable {
     /// The authentication methods (`amr`), e.g. `recovery`, `otp`, `password`.
     public var methods: [String]
     public var assuranceLevel: String?
+    /// The `nonce` an OpenID provider copied from the sign-in's request (Sign in with Apple).
+    public var nonce: String?
 
     /// Decodes the payload of `token`; `nil` when it is not three segments with a base64url JSON object in the middle.
     public init?(_ token: Secret) {
@@ -31,6 +33,7 @@ public struct JWTClaims: Sendable, Hashable {
         sessionID = object["session_id"]?.stringValue
         methods = (object["amr"]?.arrayElements ?? []).compactMap { $0.stringValue ?? $0["method"]?.stringValue }
         assuranceLevel = object["aal"]?.stringValue
+        nonce = object["nonce"]?.stringValue
     }
 
     /// Whether the token has expired at `now` (a token without `exp` has not).

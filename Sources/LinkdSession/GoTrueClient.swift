@@ -48,6 +48,18 @@ package struct GoTrueClient: Sendable {
         )
     }
 
+    /// `POST /token?grant_type=id_token` with `provider: apple`: the session for an Apple id token, whose `nonce` claim
+    /// GoTrue checks against the SHA-256 of the raw `nonce` sent here.
+    package func appleIDTokenGrant(idToken: Secret, nonce: Secret) async throws(SessionError) -> GoTrueSession {
+        let body = JSONValue.object([
+            ("provider", .string("apple")), ("id_token", .string(idToken.revealed())),
+            ("nonce", .string(nonce.revealed())),
+        ])
+        return try GoTrueSession(
+            await call("POST", "/token?grant_type=id_token", body: body, secrets: [idToken, nonce])
+        )
+    }
+
     /// `POST /recover?redirect_to=…` with an S256 challenge: asks GoTrue to email a reset link (200 `{}` whether or
     /// not the address has an account).
     package func recover(email: String, redirectTo: String, challenge: String) async throws(SessionError) {

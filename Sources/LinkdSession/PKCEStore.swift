@@ -20,6 +20,8 @@ package struct PKCEStore: Sendable {
         case reset
         /// Sign-ins started with `linkd login`.
         case signIn
+        /// Sign in with Apple started with `linkd login --provider apple`: the secret its state and nonce come from.
+        case appleSignIn
     }
 
     /// The folder the verifiers are kept in.
@@ -33,6 +35,7 @@ package struct PKCEStore: Sendable {
         switch purpose {
         case .reset: (directory, verifierLifetime) = (stateFolder + "/pkce", Self.lifetime)
         case .signIn: (directory, verifierLifetime) = (stateFolder + "/pkce-signin", Self.signInLifetime)
+        case .appleSignIn: (directory, verifierLifetime) = (stateFolder + "/apple-signin", Self.signInLifetime)
         }
     }
 

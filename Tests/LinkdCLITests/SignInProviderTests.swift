@@ -22,15 +22,22 @@ import Testing
                 sys.exit("no redirect")
             except urllib.error.HTTPError as answer:
                 location = answer.headers["Location"]
-            with open(sys.argv[0] + "-open.txt", "w") as output:
-                status = subprocess.run(["\(LinkdProcess.executable.path)", "open", location], stdout=output,
-                                        stderr=output).returncode
-                output.write("status %d\\n" % status)
-            """
+
+            """ + openLocation
         try Data(script.utf8).write(to: URL(fileURLWithPath: path))
         chmod(path, 0o755)
         return path
     }
+
+    /// The end of a browser stand-in's script: `linkd open` on `location`, what it prints and its exit status in
+    /// `browser-open.txt` beside the script, as the desktop hands a browser's redirect to linkd.
+    static let openLocation = """
+        with open(sys.argv[0] + "-open.txt", "w") as output:
+            status = subprocess.run(["\(LinkdProcess.executable.path)", "open", location], stdout=output, stderr=output
+                                    ).returncode
+            output.write("status %d\\n" % status)
+
+        """
 
     /// What the browser stand-in's `linkd open` printed, once it has exited (up to 10 s).
     static func browserOutput(_ browser: String) -> String {
@@ -125,10 +132,14 @@ import Testing
             printed.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("http") }.map(String.init)
         )
         let browser = try Self.makeBrowser(in: world)
-        let opening = try world.world.start([address], executable: browser)
+        let browserErrors = world.world.root.path + "/browser-errors.txt"
+        let opening = try world.world.start([address], executable: browser, stderrPath: browserErrors)
         opening.waitUntilExit()
         let opened = Self.browserOutput(browser)
-        #expect(opened.contains("[not_started_by_linkd]\nstatus 65\n"), "\(opened)")
+        #expect(
+            opened.contains("[not_started_by_linkd]\nstatus 65\n"),
+            "\(opened)\(opening.terminationStatus): \((try? String(contentsOfFile: browserErrors, encoding: .utf8)) ?? "")"
+        )
         #expect(!world.gotrue.requests.contains { $0.path == "/auth/v1/token" })
         #expect(world.world.receivedPayloads().isEmpty)
     }

@@ -41,6 +41,23 @@ import Testing
 
         func open(_ link: String) throws -> LinkdProcess.Output { try world.run(["open", link]) }
 
+        /// Opens `link` `times` times at once (the daemon already running): every `linkd open` signs in or is
+        /// refused, the backend is asked once, the program gets one session, and the daemon stays up.
+        func expectOneSignIn(opening link: String, times: Int) throws {
+            let clients = try (0..<times).map { index in
+                try world.start(["open", link], stdoutPath: world.root.path + "/out-\(index).txt")
+            }
+            for client in clients { client.waitUntilExit() }
+            let statuses = clients.map(\.terminationStatus)
+            #expect(statuses.allSatisfy { $0 == 0 || $0 == 65 }, "\(statuses)")
+            #expect(statuses.contains(0))
+            #expect(gotrue.requests.filter { $0.path == "/auth/v1/token" }.count == 1)
+            #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 1 })
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(world.receivedPayloads().count == 1)
+            #expect(world.daemonPIDs().count == 1)  // no crash
+        }
+
         /// `linkd open LINK` on a terminal of its own (a pseudo-terminal, Python's `pty.spawn`), typing `answer`:
         /// its standard input and output are the terminal, so its prompts and what it prints are in `stdout`.
         func openOnTerminal(_ link: String, answer: String) throws -> LinkdProcess.Output {
@@ -146,18 +163,7 @@ import Testing
         let link = try #require(world.gotrue.magicLinkRedirect(for: Self.email))
         // The daemon first, so that the fifty clients do not race to start one.
         #expect(try world.open("signinapp://signin?token_hash=x&type=magiclink").status == 65)
-        let clients = try (0..<50).map { index in
-            try world.world.start(["open", link], stdoutPath: world.world.root.path + "/out-\(index).txt")
-        }
-        for client in clients { client.waitUntilExit() }
-        let statuses = clients.map(\.terminationStatus)
-        #expect(statuses.allSatisfy { $0 == 0 || $0 == 65 }, "\(statuses)")
-        #expect(statuses.contains(0))
-        #expect(world.gotrue.requests.filter { $0.path == "/auth/v1/token" }.count == 1)
-        #expect(world.world.waitUntil(.seconds(10)) { world.world.receivedPayloads().count == 1 })
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(world.world.receivedPayloads().count == 1)
-        #expect(world.world.daemonPIDs().count == 1)  // no crash
+        try world.expectOneSignIn(opening: link, times: 50)
     }
 
     @Test func signInsLinkdDidNotStartAreRefusedBeforeAnythingIsSent() throws {

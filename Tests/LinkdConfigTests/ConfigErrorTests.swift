@@ -103,7 +103,7 @@ import Testing
         ),
         (
             #"{"app": "a.b", "links": [{"match": "x://y", "action": {"signin": {"exec": ["/bin/cat"]}}}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}}"#,
-            ["1:26: $.links[0].format: action 'signin' needs format 'supabase' or 'appservices'"]
+            ["1:26: $.links[0].format: action 'signin' needs format 'supabase', 'appservices' or 'apple'"]
         ),
         (
             """
@@ -119,6 +119,26 @@ import Testing
         (
             #"{"app": "a.b", "links": [{"match": "x://confirm", "format": "appservices", "action": {"signin": "forward"}}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}}"#,
             ["1:122: $.backend: a 'supabase' backend cannot sign in with 'appservices' links"]
+        ),
+        (
+            #"{"app": "a.b", "links": [{"match": "x://apple", "format": "apple", "action": {"signin": "forward"}}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}, "apple": {"clientId": "com.example.web", "redirectUri": "https://example.com/apple"}}"#,
+            []
+        ),
+        (
+            #"{"app": "a.b", "links": [{"match": "x://apple", "format": "apple", "action": {"signin": "forward"}}], "backend": {"kind": "supabase", "url": "https://h.example", "apiKey": "k"}}"#,
+            ["1:59: $.links[0].format: an 'apple' sign-in link needs the app's 'apple' settings"]
+        ),
+        (
+            #"{"app": "a.b", "links": [{"match": "x://apple", "format": "apple", "action": {"signin": "forward"}}], "backend": {"kind": "appservices", "url": "https://h.example", "appId": "n-1"}, "apple": {"clientId": "c", "redirectUri": "https://example.com/a"}}"#,
+            ["1:114: $.backend: Sign in with Apple goes through a 'supabase' backend (its id-token grant)"]
+        ),
+        (
+            #"{"app": "a.b", "links": [{"match": "x://y", "action": "forward"}], "apple": {"clientId": "a b", "redirectUri": "http://example.com/a", "authorizeUrl": "https://appleid.apple.com/auth/authorize#x"}}"#,
+            [
+                "1:90: $.apple.clientId: expected the Apple Services ID, without spaces",
+                "1:112: $.apple.redirectUri: Apple and the Return URL are reached over https (plain http only for 127.0.0.1, ::1 or localhost)",
+                "1:152: $.apple.authorizeUrl: an address Apple is given has no fragment",
+            ]
         ),
         (
             #"{"app": "a.b", "links": [{"match": "x://y", "action": "forward"}], "backend": {"kind": "supabase", "url": "https://h.example", "apikey": "k"}}"#,

@@ -13,12 +13,15 @@ extension SignInAction {
         case tokenHash(Secret, type: String)
         /// An implicit-flow link's tokens.
         case session(accessToken: Secret, refreshToken: Secret)
+        /// An Apple id token of a sign-in linkd started, and the secret whose hash is its nonce.
+        case appleIDToken(Secret, secret: PKCEVerifier)
 
         func session(_ signIn: SupabaseSignIn) async throws(SessionError) -> GoTrueSession {
             switch self {
             case .pkce(let code, let verifier): try await signIn.exchange(code: code, verifier: verifier)
             case .tokenHash(let hash, let type): try await signIn.verify(tokenHash: hash, type: type)
             case .session(let access, let refresh): try await signIn.session(accessToken: access, refreshToken: refresh)
+            case .appleIDToken(let token, let secret): try await signIn.signInWithApple(idToken: token, secret: secret)
             }
         }
     }
@@ -39,6 +42,7 @@ extension SignInAction {
     static func material(
         _ link: ClaimedLink,
         store: PKCEStore?,
+        appleStore: PKCEStore?,
         client: (any LinkClient)?
     ) async -> Result<(Material, Confirmation), WireProtocol.Failure> {
         let material: Material
@@ -55,6 +59,8 @@ extension SignInAction {
                 )
             }
             return .success((.pkce(code: pkce.code, verifier: verifier), .none))
+        case .appleCallback(let callback):
+            return appleMaterial(callback, app: link.appName, store: appleStore).map { ($0, .none) }
         case .supabaseOTP(let otp) where otp.type != "recovery":
             material = .tokenHash(otp.tokenHash, type: otp.type)
         case .supabaseSession(let session):

@@ -16,6 +16,8 @@ import LinkdSession
 struct SignInAction: Action {
     /// The verifiers of sign-ins started with `linkd login`.
     let pkceStore: PKCEStore?
+    /// The secrets of Sign in with Apple started with `linkd login --provider apple`.
+    let appleStore: PKCEStore?
     /// Starts the program the session goes to (`{"exec": …}`).
     let exec: ExecAction
     /// Hands the session to the app's subscriber (`"forward"`).
@@ -41,7 +43,7 @@ struct SignInAction: Action {
         if let expired = ResetAction.expiry(link.route) { return refuse(expired, link, service) }
         let material: Material
         let confirmation: Confirmation
-        switch await Self.material(link, store: pkceStore, client: client) {
+        switch await Self.material(link, store: pkceStore, appleStore: appleStore, client: client) {
         case .success(let value): (material, confirmation) = value
         case .failure(let failure): return refuse(failure, link, service)
         }

@@ -36,7 +36,8 @@ actor LinkService {
         forwardTTL: Double,
         forwardQueueLimit: Int = Daemon.Limits().queuedForwardLinks,
         pkceStore: PKCEStore?,
-        signInStore: PKCEStore? = nil
+        signInStore: PKCEStore? = nil,
+        appleStore: PKCEStore? = nil
     ) {
         self.resolver = resolver
         self.spool = spool
@@ -47,7 +48,7 @@ actor LinkService {
         dbus = DBusAction()
         forward = ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit)
         reset = ResetAction(pkceStore: pkceStore)
-        signIn = SignInAction(pkceStore: signInStore, exec: exec, forward: forward)
+        signIn = SignInAction(pkceStore: signInStore, appleStore: appleStore, exec: exec, forward: forward)
     }
 
     /// Reads the configuration again and routes the next link with it; a configuration that has problems keeps its

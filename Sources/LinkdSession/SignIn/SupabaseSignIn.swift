@@ -26,6 +26,19 @@ package struct SupabaseSignIn: Sendable {
         return session
     }
 
+    /// `POST /token?grant_type=id_token`: the session for an Apple id token, its nonce proved by the secret
+    /// `linkd login` stored, which only a sign-in that succeeds uses up.
+    ///
+    /// - Throws: the backend's refusal (`Bad ID token`, `invalid nonce`, an audience it does not accept), or why there
+    ///   was no answer.
+    package func signInWithApple(idToken: Secret, secret: PKCEVerifier) async throws(SessionError) -> GoTrueSession {
+        let session = try await RequestRetry()({ () async throws(SessionError) in
+            try await client.appleIDTokenGrant(idToken: idToken, nonce: secret.value)
+        })
+        secret.spend()
+        return session
+    }
+
     /// `POST /verify` with an emailed link's token hash (magiclink, signup, invite, email_change, email): the session
     /// it signs in. A token hash works once.
     ///

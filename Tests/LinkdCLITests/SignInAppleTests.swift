@@ -1,0 +1,226 @@
+import Foundation
+import Glibc
+import LinkdFormats
+import LinkdSession
+import LinkdSystem
+import LinkdTestSupport
+import Testing
+
+/// Sign in with Apple end to end: `linkd login --provider apple` opens the Apple stand-in's authorization page in
+/// the browser (a stand-in that posts Apple's form to the Return URL, where the example page of share/examples runs,
+/// and hands the link it redirects to to `linkd open`); the daemon checks the state and nonce and signs in with the
+/// GoTrue double's id-token grant, and the app's program gets the session.
+@Suite(.ownThread) struct SignInAppleTests {
+    static let clientID = "com.example.signin.web"
+
+    final class World: Sendable {
+        let signIn: SignInTests.World
+        let apple: AppleDouble
+        /// The example Return URL page, served by Python's WSGI server.
+        let returnPage: SpawnedProcess
+        let returnURL: String
+        var world: DaemonHarness { signIn.world }
+        var gotrue: GoTrueDouble { signIn.gotrue }
+
+        init() throws {
+            signIn = try SignInTests.World()
+            apple = try AppleDouble(folder: signIn.world.root.appendingPathComponent("apple"))
+            let free = try LoopbackListener()  // a free port, given to the page's server
+            let port = free.port
+            free.close()
+            returnURL = "http://127.0.0.1:\(port)/apple"
+            let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("share/examples/apple-return.py").path
+            returnPage = try signIn.world.start(
+                [example, String(port)],
+                executable: "/usr/bin/python3",
+                extra: ["LINKD_APPLE_APP_LINK": "signinapp://apple"]
+            )
+            apple.addClient(SignInAppleTests.clientID, returnURLs: [returnURL])
+            gotrue.enableApple(clientIDs: [SignInAppleTests.clientID], keysOf: apple)
+            let record = world.root.appendingPathComponent("record.sh").path
+            let config = """
+                {"app": "\(SignInTests.app)", "links": [
+                  {"match": "signinapp://signin", "format": "supabase", "action": {"signin": {"exec": ["\(record)"]}}},
+                  {"match": "signinapp://apple", "format": "apple", "action": {"signin": {"exec": ["\(record)"]}}}],
+                 "backend": {"kind": "supabase", "url": "\(gotrue.baseURL)", "apiKey": "\(GoTrueDouble.apiKey)"},
+                 "apple": {"clientId": "\(SignInAppleTests.clientID)", "redirectUri": "\(returnURL)",
+                           "authorizeUrl": "\(apple.authorizeURL)"}}
+                """
+            try Data(config.utf8).write(to: world.config.appendingPathComponent("linkd/apps.d/signin.json"))
+        }
+
+        deinit { kill(returnPage.pid, SIGKILL) }
+
+        /// The files of the Apple sign-in store.
+        var storedSecrets: [String] {
+            (try? FileManager.default.contentsOfDirectory(atPath: world.state.path + "/linkd/apple-signin")) ?? []
+        }
+
+        /// A `$BROWSER` program: loads Apple's page, posts its form to the Return URL (as the page's `onload` does),
+        /// and runs `linkd open` on where the Return URL redirects, its output in `browser-open.txt` beside it; the
+        /// link itself goes to `browser-link.txt`.
+        func makeBrowser() throws -> String {
+            let path = world.root.appendingPathComponent("browser.py").path
+            let script = """
+                #!/usr/bin/python3
+                import html.parser, subprocess, sys, time, urllib.error, urllib.parse, urllib.request
+                class Form(html.parser.HTMLParser):
+                    action, fields = None, {}
+                    def handle_starttag(self, tag, attributes):
+                        attributes = dict(attributes)
+                        if tag == "form": self.action = attributes["action"]
+                        if tag == "input": self.fields[attributes["name"]] = attributes["value"]
+                class Stay(urllib.request.HTTPRedirectHandler):
+                    def redirect_request(self, *arguments):
+                        return None
+                opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), Stay)
+                form = Form()
+                form.feed(opener.open(sys.argv[1]).read().decode())
+                for attempt in range(50):  # the page's server may still be starting
+                    try:
+                        opener.open(form.action, urllib.parse.urlencode(form.fields).encode())
+                        sys.exit("no redirect")
+                    except urllib.error.HTTPError as answer:
+                        location = answer.headers["Location"]
+                        break
+                    except urllib.error.URLError:
+                        time.sleep(0.1)
+                with open(sys.argv[0] + "-link.txt", "w") as output:
+                    output.write(location)
+
+                """ + SignInProviderTests.openLocation
+            try Data(script.utf8).write(to: URL(fileURLWithPath: path))
+            chmod(path, 0o755)
+            return path
+        }
+
+        /// Stores `secret` for the app as `linkd login --provider apple` does, `age` seconds ago.
+        func storeSecret(_ secret: String, age: Int64 = 0) throws {
+            let store = PKCEStore(stateFolder: world.state.path + "/linkd", purpose: .appleSignIn)
+            try store.store(Secret(secret), app: SignInTests.app, now: Int64(Date().timeIntervalSince1970) - age)
+        }
+
+        /// The callback link Apple's answer for `secret`'s sign-in leads to, through the Return URL page: an id token
+        /// the stand-in signed with `nonce` (by default the secret's hash) and the given `state`.
+        func callback(secret: String, state: String? = nil, nonce: String? = nil, idToken: Bool = true) -> String {
+            let now = Int(Date().timeIntervalSince1970)
+            let token = apple.idToken(claims: [
+                "iss": AppleDouble.issuer, "aud": SignInAppleTests.clientID, "exp": now + 600, "iat": now,
+                "sub": "000123.0a1b.1234", "email": SignInTests.email, "email_verified": true,
+                "nonce": nonce ?? AppleSignInRequest.nonce(for: secret),
+            ])
+            let given = state ?? AppleSignInRequest.state(for: secret)
+            return "signinapp://apple#code=c1.abc&" + (idToken ? "id_token=\(token)&" : "") + "state=\(given)"
+                + (idToken ? "" : "&user=%7B%7D")
+        }
+
+        func login(browser: String) throws -> LinkdProcess.Output {
+            try world.run(
+                ["login", "--app", SignInTests.app, "--provider", "apple"],
+                extra: ["BROWSER": browser]
+            )
+        }
+    }
+
+    @Test func theBrowserSignsInWithAppleAndTheProgramGetsTheSessionOnce() throws {
+        let world = try World()
+        let browser = try world.makeBrowser()
+        let login = try world.login(browser: browser)
+        #expect(login.status == 0, "\(login)\n\(world.world.daemonLog())")
+        #expect(login.stdout.hasSuffix("signed in: com.example.SignIn with apple\n"))
+        let opened = SignInProviderTests.browserOutput(browser)
+        #expect(
+            opened
+                == "done: apple.callback → com.example.SignIn: signed in: com.example.SignIn as ada@example.com\n"
+                + "status 0\n"
+        )
+        // What Apple was asked: the web flow, with a state and a hashed nonce.
+        let address = try #require(
+            login.stdout.split(whereSeparator: \.isWhitespace).first {
+                $0.hasPrefix(world.apple.authorizeURL)
+            }
+        )
+        let asked = try #require(URLComponents(string: String(address)))
+        let query = Dictionary(uniqueKeysWithValues: (asked.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+        #expect(query["client_id"] == Self.clientID && query["redirect_uri"] == world.returnURL)
+        #expect(query["response_type"] == "code id_token" && query["response_mode"] == "form_post")
+        #expect(query["scope"] == "name email")
+        #expect(query["state"]?.count == 43 && query["nonce"]?.count == 64)
+
+        #expect(world.world.waitUntil(.seconds(10)) { world.world.receivedPayloads().count == 1 })
+        let payload = try #require(world.world.receivedPayloads().first)
+        #expect(payload["route"] as? String == "apple.callback")
+        #expect(payload["url"] == nil && payload["fields"] == nil)
+        let session = try #require(payload["session"] as? [String: Any])
+        let accessToken = try #require(session["access_token"] as? String)
+        #expect(world.gotrue.isSessionLive(accessToken: accessToken))
+        #expect((session["user"] as? [String: Any])?["email"] as? String == SignInTests.email)
+        let grants = world.gotrue.requests.filter { $0.path == "/auth/v1/token" }
+        #expect(grants.map(\.target) == ["/auth/v1/token?grant_type=id_token"])
+        let grant = try #require(grants.first?.jsonBody)
+        #expect(grant["provider"] as? String == "apple")
+        #expect((grant["nonce"] as? String)?.count == 43)  // the raw secret; Apple got its hash
+        #expect(world.storedSecrets.isEmpty)  // used up by the sign-in
+
+        // The same callback again: its state is spent, so it is refused before anything is sent.
+        let link = try String(contentsOfFile: browser + "-link.txt", encoding: .utf8)
+        let fragment = String(try #require(link.split(separator: "#").last))
+        let idToken = try #require(
+            URLComponents(string: "x://y?" + fragment)?.queryItems?.first { $0.name == "id_token" }?.value
+        )
+        let again = try world.world.run(["open", link])
+        #expect(again.status == 65, "\(again)")
+        #expect(again.stderr.hasSuffix("[not_started_by_linkd]\n"))
+        #expect(world.gotrue.requests.filter { $0.path == "/auth/v1/token" }.count == 1)
+        #expect(world.world.receivedPayloads().count == 1)
+        let leaks = world.signIn.leakSurfaces() + again.stdout + again.stderr + login.stdout + login.stderr
+        for secret in [accessToken, idToken] { #expect(!leaks.contains(secret)) }
+    }
+
+    @Test func aCallbackOfAnotherSignInOrWithAnotherNonceIsRefusedBeforeAnythingIsSent() throws {
+        let world = try World()
+        let secret = PKCE.makeVerifier()
+        try world.storeSecret(secret)
+        let other = PKCE.makeVerifier()
+        let cases = [
+            // Someone else's sign-in (login CSRF): its state is not the one issued here.
+            (world.callback(secret: other), "not_started_by_linkd"),
+            (world.callback(secret: secret, state: String(repeating: "s", count: 10_000)), "not_started_by_linkd"),
+            // The right state with an id token of another request.
+            (world.callback(secret: secret, nonce: AppleSignInRequest.nonce(for: other)), "nonce_mismatch"),
+            (world.callback(secret: secret, nonce: ""), "nonce_mismatch"),
+            (world.callback(secret: secret, idToken: false), "no_id_token"),
+        ]
+        for (link, reason) in cases {
+            let opened = try world.world.run(["open", link])
+            #expect(opened.status == 65, "\(opened)")
+            #expect(opened.stderr.hasSuffix("[\(reason)]\n"), "\(opened)")
+        }
+        #expect(world.gotrue.requests.isEmpty)  // nothing was sent
+        #expect(world.storedSecrets.count == 1)  // and the real sign-in can still come back
+        let real = try world.world.run(["open", world.callback(secret: secret)])
+        #expect(real.status == 0, "\(real)\n\(world.world.daemonLog())")
+        #expect(world.storedSecrets.isEmpty)
+    }
+
+    @Test func aCallbackOlderThanTenMinutesIsRefused() throws {
+        let world = try World()
+        let secret = PKCE.makeVerifier()
+        try world.storeSecret(secret, age: 601)
+        let opened = try world.world.run(["open", world.callback(secret: secret)])
+        #expect(opened.status == 65, "\(opened)")
+        #expect(opened.stderr.hasSuffix("[not_started_by_linkd]\n"))
+        #expect(world.gotrue.requests.isEmpty)
+    }
+
+    @Test func aCallbackOpenedAHundredTimesAtOnceSignsInOnce() throws {
+        let world = try World()
+        let secret = PKCE.makeVerifier()
+        try world.storeSecret(secret)
+        let link = world.callback(secret: secret)
+        // The daemon first, so that the hundred clients do not race to start one.
+        #expect(try world.world.run(["open", "signinapp://apple#state=x&id_token=a.b.c"]).status == 65)
+        try world.signIn.expectOneSignIn(opening: link, times: 100)
+    }
+}
