@@ -84,19 +84,6 @@ extension GoTrueService {
 
     /// SHA-256 of `text`'s UTF-8, computed by `openssl dgst` (not linkd's own hash).
     static func sha256(_ text: String) -> Data? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["dgst", "-sha256", "-binary"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        guard (try? process.run()) != nil else { return nil }
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try? input.fileHandleForWriting.close()
-        let digest = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, digest.count == 32 else { return nil }
-        return digest
+        OpenSSLCommand.run(["dgst", "-sha256", "-binary"], input: Data(text.utf8)).flatMap { $0.count == 32 ? $0 : nil }
     }
 }

@@ -51,21 +51,7 @@ struct RSAKeyFiles: Sendable {
         return Self.openssl(["dgst", "-sha256", "-verify", publicKey, "-signature", file.path], input: data) != nil
     }
 
-    /// Runs `openssl` with `arguments`, `input` on its stdin; its stdout, or nil when it fails.
     private static func openssl(_ arguments: [String], input: Data = Data()) -> Data? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        stdin.fileHandleForWriting.write(input)
-        try? stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? output : nil
+        OpenSSLCommand.run(arguments, input: input)
     }
 }
