@@ -15,7 +15,8 @@ import Testing
     }
 
     /// The reload is an inotify event, so it comes at once: the bound is loose because the machine may be busy with
-    /// other tests (a load test beside it made it 1.8 s once); without the event no link would be claimed at all.
+    /// other tests (load tests beside it made it 1.8 s, and once 6.2 s, on two cores); without the event no link
+    /// would be claimed at all, however long the test waited.
     @Test func anAppAddedToAppsDWorksAtOnceWithoutARestart() throws {
         let world = try DaemonHarness()
         let log = world.root.path + "/daemon.log"
@@ -25,8 +26,8 @@ import Testing
         try Data(Self.inbox.utf8).write(to: appsFolder(world).appendingPathComponent("inbox.json"))
         let written = ContinuousClock.now
         // The daemon's reading of the folder gives no event to this test: it asks again until the link is claimed.
-        #expect(world.waitUntil(.seconds(5)) { (try? world.run(["open", "inbox://msg/2"]))?.status == 0 })
-        #expect(ContinuousClock.now - written < .seconds(5))
+        #expect(world.waitUntil(.seconds(15)) { (try? world.run(["open", "inbox://msg/2"]))?.status == 0 })
+        #expect(ContinuousClock.now - written < .seconds(15))
         #expect(world.daemonPIDs() == [daemon.pid], "the same daemon: no restart")
         #expect(
             try String(contentsOfFile: log, encoding: .utf8).contains("the configuration changed: reading it again")
