@@ -38,16 +38,40 @@ extension DaemonHarness {
         return fd
     }
 
-    /// The `url` of each of the next `count` lines a subscriber reads (fewer when none comes for 10 s), then checks
-    /// that no other line comes within half a second.
-    func forwardedURLs(from subscriber: Int32, count: Int) -> [String] {
+    /// The `url` of each of the next `count` links forwarded to `app` on the socket at `path` (the world's by
+    /// default), fewer when none comes for 10 s; then checks that no other line comes within half a second.
+    ///
+    /// It subscribes as an app does, and again whenever the daemon lets it go: a subscriber that takes no line for
+    /// 5 s is let go, which a loaded machine can make of a test, and the links it had not taken come to its next
+    /// subscription. A line cut off by that is no link.
+    func forwardedURLs(of app: String, count: Int, path: String? = nil) throws -> (urls: [String], subscriptions: Int) {
         var urls: [String] = []
-        while urls.count < count, let line = subscriber.readLine() {
-            let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-            urls.append(object?["url"] as? String ?? line)
+        var subscriber = try subscribe(app, path: path)
+        var subscriptions = 1
+        defer { close(subscriber) }
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while urls.count < count {
+            let got = read(subscriber, &chunk, chunk.count)  // subscribe's readLine left a 10 s SO_RCVTIMEO
+            guard got >= 0 else { break }  // none came for 10 s
+            guard got > 0 else {
+                pending.removeAll()
+                close(subscriber)
+                subscriber = try subscribe(app, path: path)
+                subscriptions += 1
+                continue
+            }
+            pending += chunk[..<got]
+            while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<end], as: UTF8.self)
+                pending.removeSubrange(...end)
+                let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+                urls.append(object?["url"] as? String ?? line)
+            }
         }
+        #expect(pending.isEmpty, "no link comes twice")
         #expect(subscriber.readLine(timeout: .milliseconds(500)) == nil, "no link comes twice")
-        return urls
+        return (urls, subscriptions)
     }
 
     /// The number of entries in the spool folder at `path` (the world's by default), temporary files left out.

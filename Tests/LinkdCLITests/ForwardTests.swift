@@ -57,6 +57,39 @@ import Testing
         #expect(urls([second.readLine()]) == ["myapp://inbox/7"])
     }
 
+    /// A subscriber that takes no line for 5 s (its socket buffer full all that time) is let go, saying so in the
+    /// log; the links it had not taken come, each once, to its next subscription.
+    @Test func aSubscriberThatStopsReadingIsLetGoAndItsLinksComeToTheNextSubscription() throws {
+        let world = try DaemonHarness()
+        try FileManager.default.createDirectory(atPath: world.spoolPath, withIntermediateDirectories: true)
+        let held = (0..<1_000).map { "myapp://inbox/\($0)" }
+        for (number, url) in held.enumerated() {
+            let members = #""app": "com.example.Notes", "expires": 4102444800"#
+            let id = SpoolFiles.id(number)
+            SpoolFiles.write(
+                SpoolFiles.entry(id: id, url: url, kind: "forward", members: members),
+                to: "\(world.spoolPath)/\(id).json"
+            )
+        }
+        let logPath = world.root.appendingPathComponent("daemon.log").path
+        let daemon = try world.startDaemon(["--idle-exit", "30"], stderrPath: logPath, timeout: .seconds(30))
+        defer { daemon.terminate() }
+        let stalled = try world.subscribe()
+        let warning = "com.example.Notes's subscriber took no line for 5 s and is let go"
+        let log = { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        #expect(world.waitUntil(.seconds(20)) { log().contains(warning) }, "\(log())")
+        var taken: [String] = []
+        while let line = stalled.readLine(timeout: .seconds(5)) {
+            let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            if let url = object?["url"] as? String { taken.append(url) }  // else the line the drop cut off
+        }
+        close(stalled)
+        #expect(!taken.isEmpty && taken.count < held.count, "the socket buffer held some, not all")
+        let rest = try world.forwardedURLs(of: "com.example.Notes", count: held.count - taken.count).urls
+        #expect((taken + rest).sorted() == held.sorted(), "each link once")
+        print("stalled subscriber: \(taken.count) links in its socket buffer, \(rest.count) to the next subscription")
+    }
+
     @Test func queuedLinksExpireAfterTheirTimeToLive() throws {
         let world = try DaemonHarness()
         let daemon = try world.startDaemon(

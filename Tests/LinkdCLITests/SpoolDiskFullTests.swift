@@ -43,9 +43,11 @@ import Testing
         let after = try world.open(links("after"), launcher: mounts.launcher)
         #expect(after == Array(repeating: accepted, count: 10))
 
-        let subscriber = try world.subscribe("com.example.Notes", path: mounts.outside(world.socketPath))
-        defer { close(subscriber) }
-        let forwarded = world.forwardedURLs(from: subscriber, count: 10)
+        let forwarded = try world.forwardedURLs(
+            of: "com.example.Notes",
+            count: 10,
+            path: mounts.outside(world.socketPath)
+        ).urls
         #expect(forwarded == (1...5).map { "myapp://inbox/before-\($0)" } + (1...5).map { "myapp://inbox/after-\($0)" })
         // The program appends what it read after the daemon's answer: a file, so a poll.
         #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 10 })

@@ -12,7 +12,9 @@ The app connects to linkd's socket, `$XDG_RUNTIME_DIR/linkd/socket`, sends one l
 {"op": "subscribe", "app": APP}, and is answered {"ok": true, "app": APP, "state": "subscribed"}. From
 then on linkd writes one JSON line per link, {"id", "app", "route", "fields", "url"} with the real
 values: first the links that waited for the app (10 minutes at most), then each new one as it is
-opened. A link counts as delivered once it is written to the socket, and is never sent again.
+opened. A link counts as delivered once it is written to the socket, and is never sent again. A
+subscriber that takes no line for 5 seconds is let go; a last line without its newline is then no
+link, and comes again, whole, to the next subscription.
 
 This example appends one JSON line per link to OUTPUT (standard output without one): the id, app,
 route and fields, every secret replaced by "<redacted>", never the link itself. When there is no
@@ -60,6 +62,8 @@ def main() -> int:
                 return 1
             print(f"subscribed: {app}", file=sys.stderr, flush=True)
             for line in lines:
+                if not line.endswith(b"\n"):
+                    break  # cut off: linkd let this subscriber go mid-line, and sends that link again
                 link = json.loads(line)
                 note(link, output)
         print("linkd went away; subscribing again", file=sys.stderr, flush=True)

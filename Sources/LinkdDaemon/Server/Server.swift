@@ -99,8 +99,11 @@ struct Server: Sendable {
         }
     }
 
-    /// A subscribed connection: the app's `forward` links are pushed to it until it goes away. It is exempt from the
-    /// first-byte rule, since a subscriber only listens.
+    /// How long a subscriber may take no line before it is let go (its socket buffer stays full that long).
+    static let subscriberPatience = Duration.seconds(5)
+
+    /// A subscribed connection: the app's `forward` links are pushed to it until it goes away, or until it takes no
+    /// line for ``subscriberPatience``. It is exempt from the first-byte rule, since a subscriber only listens.
     private func serveSubscriber(_ socket: AsyncSocket, app: String) async {
         let forward = service.forward
         let (id, stream) = await forward.subscribe(app, service: service)
@@ -114,8 +117,19 @@ struct Server: Sendable {
                 guard let writer = try? socket.duplicate() else { return }
                 defer { writer.close() }
                 for await outgoing in stream {
-                    guard (try? await writer.write(Array(outgoing.line.utf8), deadline: .now + .seconds(5))) != nil
-                    else { return }
+                    do {
+                        try await writer.write(Array(outgoing.line.utf8), deadline: .now + Self.subscriberPatience)
+                    } catch ReactorError.timedOut {
+                        // A line may be cut off: it is no link, and that link comes again to the next subscription.
+                        log.warning(
+                            "\(app)'s subscriber took no line for \(Self.subscriberPatience.components.seconds) s and is let go; the links it had not taken wait "
+                                + "for its next subscription",
+                            [("LINKD_APP", app)]
+                        )
+                        return
+                    } catch {
+                        return  // gone
+                    }
                     await forward.written(outgoing.entryID, service: service)
                 }
             }
