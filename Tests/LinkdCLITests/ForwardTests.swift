@@ -111,7 +111,10 @@ import Testing
         let world = try DaemonHarness()
         let daemon = try world.startDaemon(["--idle-exit", "1"], timeout: .seconds(5))
         #expect(FileManager.default.fileExists(atPath: world.socketPath))
+        // An open connection holds the daemon while `linkd open` starts, however slowly a loaded machine runs it.
+        let holder = try world.connect()
         #expect(try world.run(["open", "myapp://inbox/9"]).stdout.hasPrefix("queued: "))
+        close(holder)
         daemon.waitUntilExit()
         #expect(world.daemonPIDs().isEmpty)
         let subscriber = try world.ensureDaemon().subscribe()
