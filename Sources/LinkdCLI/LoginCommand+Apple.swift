@@ -7,7 +7,8 @@ extension LoginCommand {
     /// `--provider apple` for an app that configures `apple`: Apple's own authorization page, with a state and a
     /// hashed nonce from a secret stored for this sign-in; Apple posts its answer to the app's Return URL page, which
     /// redirects to the app's `apple` sign-in link, and the daemon signs in with the id token (Supabase's id-token
-    /// grant) once the state and nonce prove that this sign-in is the one linkd started.
+    /// grant, or App Services' oauth2-apple login) once the state and nonce prove that this sign-in is the one linkd
+    /// started.
     func signInWithApple(_ config: AppConfig, _ console: Console) async throws(CommandFailure) -> ExitCode {
         guard let apple = config.apple else { preconditionFailure("an app with apple settings") }
         let isAppleLink = { (link: LinkConfig) -> Bool in

@@ -30,7 +30,8 @@ struct LoginCommand: Command {
         --provider opens GET /authorize in the browser and waits, up to 10 minutes, until the
         sign-in has come back (Ctrl-C cancels and forgets the verifier). For an app with "apple"
         settings, --provider apple opens Apple's own page, with a state and a hashed nonce, and the
-        id token that comes back to the app's "apple" signin link signs in (Supabase's id-token grant).
+        id token that comes back to the app's "apple" signin link signs in (Supabase's id-token grant,
+        or App Services' oauth2-apple login).
 
         EXIT STATUS:
           0 requested (--email) or signed in (--provider), 64 usage error (or no such app), 65 the
@@ -89,11 +90,17 @@ struct LoginCommand: Command {
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         let config = try InstalledApp.named(app)
+        // Apple's own page, for an app with `apple` settings: its `apple` link signs in at either backend.
+        if case .provider("apple") = method, config.apple != nil { return try await signInWithApple(config, console) }
         guard let link = config.links.first(where: { if case .signin = $0.action { true } else { false } }) else {
             throw .failed("\(app) claims no signin link for the sign-in to come back to", exitCode: .usage)
         }
         guard let backend = link.backend ?? config.backend, case .supabase(let supabase) = backend.makeBackend() else {
-            throw .failed("\(app) has no Supabase backend to sign in with", exitCode: .usage)
+            throw .failed(
+                "\(app) has no Supabase backend to sign in with (at App Services, linkd signs in with Apple: "
+                    + "--provider apple, with the app's 'apple' settings)",
+                exitCode: .usage
+            )
         }
         let store = PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .signIn)
         let signIn = SupabaseSignIn(client: supabase.client)
@@ -114,8 +121,6 @@ struct LoginCommand: Command {
                     + "within 10 minutes.\n"
             )
             return .success
-        case .provider("apple") where config.apple != nil:
-            return try await signInWithApple(config, console)
         case .provider(let provider):
             let (address, verifier) = try await startProviderSignIn(
                 provider,

@@ -87,8 +87,8 @@ extension AppConfigDecoder {
     }
 
     /// A `signin` link needs the `supabase` format (the routes that sign in through PKCE, a token hash or the
-    /// implicit flow) and a Supabase backend, or the `appservices` format (an email confirmation) and an App Services
-    /// backend.
+    /// implicit flow) and a Supabase backend, the `appservices` format (an email confirmation) and an App Services
+    /// backend, or the `apple` format (a Sign in with Apple callback), the app's `apple` settings and either backend.
     mutating func checkSignIn(
         format: AuthLinkFormat?,
         backend: BackendConfig?,
@@ -105,11 +105,8 @@ extension AppConfigDecoder {
             return
         }
         if format == .apple {
+            // Either backend takes an Apple id token: Supabase's id-token grant, App Services' oauth2-apple login.
             if !hasApple { fail("\(path).format", "an 'apple' sign-in link needs the app's 'apple' settings") }
-            if backend.format != .supabase {
-                let location = hasOwnBackend ? "\(path).backend" : "$.backend"
-                fail(location, "Sign in with Apple goes through a 'supabase' backend (its id-token grant)")
-            }
         } else if backend.format != format {
             let location = hasOwnBackend ? "\(path).backend" : "$.backend"
             fail(location, "a '\(backend.format.rawValue)' backend cannot sign in with '\(format.rawValue)' links")

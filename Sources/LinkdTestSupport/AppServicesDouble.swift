@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
 
-/// A test double of Atlas App Services' email/password provider built from backend-contract.md §B, over real HTTP
-/// at `/api/client/v2.0/app/<appId>/auth/providers/local-userpass/…`: single-use reset and confirmation tokens
-/// (`token` + `tokenId`, valid 30 minutes), the 6–128 character password rule, and errors as `{error, error_code,
-/// link}` with `Content-Type: application/json` exactly, as realm-core requires.
+/// A test double of Atlas App Services' client API built from backend-contract.md §B, over real HTTP: the
+/// email/password provider at `/api/client/v2.0/app/<appId>/auth/providers/local-userpass/…`, with single-use reset
+/// and confirmation tokens (`token` + `tokenId`, valid 30 minutes) and the 6–128 character password rule; Sign in
+/// with Apple (`oauth2-apple/login`), the profile and sign-out (see `AppServicesDouble+Apple.swift`); errors as
+/// `{error, error_code, link}` with `Content-Type: application/json` exactly, as realm-core requires.
 package final class AppServicesDouble: Sendable {
     package static let appID = "linkd-test-abcde"
     /// The error code for a password outside 6–128 characters; the contract could not establish the real one.
@@ -24,6 +25,15 @@ package final class AppServicesDouble: Sendable {
         var confirmations: [String: Pending] = [:]
         /// Emails the double "sent": address → the token and tokenId.
         var sentResets: [String: (token: String, tokenID: String)] = [:]
+        /// The `oauth2-apple` provider's client ids (none: the provider is not set up) and Apple's keys.
+        var appleClientIDs: [String] = []
+        var appleKeys: RSAKeyFiles?
+        /// Apple `sub` → user id; user id → the email of its profile.
+        var appleUsers: [String: String] = [:]
+        var emails: [String: String] = [:]
+        /// Live sessions: access token → user id, refresh token → user id.
+        var accessTokens: [String: String] = [:]
+        var refreshTokens: [String: String] = [:]
     }
 
     /// The state, shared with the server's connection threads.
@@ -31,7 +41,7 @@ package final class AppServicesDouble: Sendable {
         let state = Mutex(State())
     }
 
-    private let store = Store()
+    let store = Store()
     private let server: TestHTTPServer
 
     package init() throws {
@@ -99,6 +109,7 @@ package final class AppServicesDouble: Sendable {
     }
 
     static func route(_ request: ReceivedRequest, _ state: inout State) -> DoubleResponse {
+        if let answer = sessionRoute(request, &state) { return answer }
         let prefix = "/api/client/v2.0/app/\(appID)/auth/providers/local-userpass/"
         guard request.method == "POST", request.path.hasPrefix(prefix) else {
             return error(404, "route not found", "InvalidParameter")

@@ -19,10 +19,15 @@ import Testing
         /// The example Return URL page, served by Python's WSGI server.
         let returnPage: SpawnedProcess
         let returnURL: String
+        /// The App Services double, when the app's backend is App Services (else the GoTrue double is).
+        let appServices: AppServicesDouble?
         var world: DaemonHarness { signIn.world }
         var gotrue: GoTrueDouble { signIn.gotrue }
 
-        init() throws {
+        /// - Parameters:
+        ///   - appServices: whether the app's backend is App Services rather than Supabase.
+        ///   - delivery: the `signin` action's value; by default the world's recording program.
+        init(appServices: Bool = false, delivery: String? = nil) throws {
             signIn = try SignInTests.World()
             apple = try AppleDouble(folder: signIn.world.root.appendingPathComponent("apple"))
             let free = try LoopbackListener()  // a free port, given to the page's server
@@ -36,21 +41,35 @@ import Testing
                 executable: "/usr/bin/python3",
                 extra: ["LINKD_APPLE_APP_LINK": "signinapp://apple"]
             )
+            self.appServices = try appServices ? AppServicesDouble() : nil
             apple.addClient(SignInAppleTests.clientID, returnURLs: [returnURL])
             gotrue.enableApple(clientIDs: [SignInAppleTests.clientID], keysOf: apple)
+            self.appServices?.enableApple(clientIDs: [SignInAppleTests.clientID], keysOf: apple)
             let record = world.root.appendingPathComponent("record.sh").path
+            let signin = delivery ?? #"{"exec": ["\#(record)"]}"#
+            let backend =
+                if let double = self.appServices {
+                    #"{"kind": "appservices", "url": "\#(double.baseURL)", "appId": "\#(AppServicesDouble.appID)"}"#
+                } else {
+                    #"{"kind": "supabase", "url": "\#(gotrue.baseURL)", "apiKey": "\#(GoTrueDouble.apiKey)"}"#
+                }
+            let supabaseLink =
+                #"{"match": "signinapp://signin", "format": "supabase", "action": {"signin": \#(signin)}}"#
             let config = """
                 {"app": "\(SignInTests.app)", "links": [
-                  {"match": "signinapp://signin", "format": "supabase", "action": {"signin": {"exec": ["\(record)"]}}},
-                  {"match": "signinapp://apple", "format": "apple", "action": {"signin": {"exec": ["\(record)"]}}}],
-                 "backend": {"kind": "supabase", "url": "\(gotrue.baseURL)", "apiKey": "\(GoTrueDouble.apiKey)"},
+                  \(appServices ? "" : supabaseLink + ",")
+                  {"match": "signinapp://apple", "format": "apple", "action": {"signin": \(signin)}}],
+                 "backend": \(backend),
                  "apple": {"clientId": "\(SignInAppleTests.clientID)", "redirectUri": "\(returnURL)",
                            "authorizeUrl": "\(apple.authorizeURL)"}}
                 """
             try Data(config.utf8).write(to: world.config.appendingPathComponent("linkd/apps.d/signin.json"))
         }
 
-        deinit { kill(returnPage.pid, SIGKILL) }
+        deinit {
+            kill(returnPage.pid, SIGKILL)
+            returnPage.waitUntilExit()
+        }
 
         /// The files of the Apple sign-in store.
         var storedSecrets: [String] {

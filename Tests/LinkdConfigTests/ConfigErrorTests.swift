@@ -130,7 +130,7 @@ import Testing
         ),
         (
             #"{"app": "a.b", "links": [{"match": "x://apple", "format": "apple", "action": {"signin": "forward"}}], "backend": {"kind": "appservices", "url": "https://h.example", "appId": "n-1"}, "apple": {"clientId": "c", "redirectUri": "https://example.com/a"}}"#,
-            ["1:114: $.backend: Sign in with Apple goes through a 'supabase' backend (its id-token grant)"]
+            []
         ),
         (
             #"{"app": "a.b", "links": [{"match": "x://y", "action": "forward"}], "apple": {"clientId": "a b", "redirectUri": "http://example.com/a", "authorizeUrl": "https://appleid.apple.com/auth/authorize#x"}}"#,

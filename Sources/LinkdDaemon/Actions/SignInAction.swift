@@ -25,10 +25,14 @@ struct SignInAction: Action {
 
     func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
         guard case .signin(let delivery) = link.claim.action else { preconditionFailure("a signin link") }
-        let supabase: SupabaseBackend
+        let backend: SignInBackend
         switch (link.claim.backend ?? link.app.backend)?.makeBackend() {
-        case .supabase(let backend)?: supabase = backend
-        case .appServices(let backend)?: return await confirmEmail(link, backend: backend, service: service)
+        case .supabase(let supabase)?: backend = .supabase(SupabaseSignIn(client: supabase.client))
+        case .appServices(let appServices)?:
+            guard case .appleCallback = link.route.auth else {
+                return await confirmEmail(link, backend: appServices, service: service)
+            }
+            backend = .appServices(AppServicesSignIn(client: appServices.client))
         case nil:
             return refuse(
                 WireProtocol.Failure(
@@ -69,17 +73,16 @@ struct SignInAction: Action {
             return await exec.fail(error, link: link, service: service)
         }
         service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
-        let signIn = SupabaseSignIn(client: supabase.client)
         let deadline = ContinuousClock.now + PasswordReset<SupabaseBackend>.defaultBackendTimeLimit
         let outcome = await RequestDeadline.$current.withValue(deadline) {
-            () async -> Result<GoTrueSession, SessionError> in
+            () async -> Result<SignInBackend.Session, SessionError> in
             do throws(SessionError) {
-                return .success(try await material.session(signIn))
+                return .success(try await backend.session(material))
             } catch {
                 return .failure(error)
             }
         }
-        let session: GoTrueSession
+        let session: SignInBackend.Session
         switch outcome {
         case .success(let value):
             session = value
@@ -90,9 +93,9 @@ struct SignInAction: Action {
             service.log.warning("link \(entry.shortID): not signed in: \(failure.message)", link.logFields(entry))
             return await exec.fail(failure, link: link, service: service)
         }
-        let email = session.user.email.isEmpty ? "user \(session.user.id)" : session.user.email
+        let email = session.account
         if await !Self.isConfirmed(confirmation, app: link.appName, email: email, client: client) {
-            let signedOut = await signIn.signOut(session)
+            let signedOut = await backend.signOut(session)
             service.spool.remove(entry.id)
             giveSlot(delivery)
             service.log.notice(
@@ -135,7 +138,7 @@ struct SignInAction: Action {
                 entry: entry,
                 app: link.appName,
                 service: service,
-                onExpiry: Self.signOutUndelivered(session, signIn: signIn, app: link.appName, service: service)
+                onExpiry: Self.signOutUndelivered(session, backend: backend, app: link.appName, service: service)
             )
             let waits = state == .queued ? "; the session waits until \(link.appName) subscribes" : ""
             response = .accepted(
@@ -212,13 +215,13 @@ extension SignInAction {
     /// What becomes of a forwarded session no subscriber took (its time to live passed, or the daemon stopped): it is
     /// signed out at the backend (it would otherwise stay live there, unused), and the person is told to sign in again.
     fileprivate static func signOutUndelivered(
-        _ session: GoTrueSession,
-        signIn: SupabaseSignIn,
+        _ session: SignInBackend.Session,
+        backend: SignInBackend,
         app: String,
         service: LinkService
     ) -> @Sendable () async -> Void {
         {
-            let signedOut = await signIn.signOut(session)
+            let signedOut = await backend.signOut(session)
             service.log.notice(
                 "the session for \(app) was not taken"
                     + (signedOut ? " and was signed out" : "; signing it out failed"),

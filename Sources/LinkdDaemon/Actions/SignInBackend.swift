@@ -1,0 +1,68 @@
+import LinkdFormats
+import LinkdSession
+
+/// The backend a `signin` link signs in with: Supabase Auth for each sign-in route, App Services for an Apple
+/// callback (its other sign-in link, an email confirmation, signs no one in).
+enum SignInBackend: Sendable {
+    case supabase(SupabaseSignIn)
+    case appServices(AppServicesSignIn)
+
+    /// A session either backend signed in.
+    enum Session: Sendable {
+        case supabase(GoTrueSession)
+        case appServices(AppServicesSession)
+
+        /// Who signed in, as the person knows the account: its email, else `user ID`.
+        var account: String {
+            let (email, id) =
+                switch self {
+                case .supabase(let session): (session.user.email, session.user.id)
+                case .appServices(let session): (session.email, session.userID)
+                }
+            return email.isEmpty ? "user \(id)" : email
+        }
+
+        /// The line the app gets (the same shape from both backends, with its `backend` named).
+        func delivery(id: String, app: String, route: String) -> [UInt8] {
+            switch self {
+            case .supabase(let session): session.delivery(id: id, app: app, route: route)
+            case .appServices(let session): session.delivery(id: id, app: app, route: route)
+            }
+        }
+
+        /// The session's tokens, for a redactor.
+        var secretValues: [String] {
+            switch self {
+            case .supabase(let session): session.secretValues
+            case .appServices(let session): session.secretValues
+            }
+        }
+    }
+
+    /// Signs in with what the link gave.
+    ///
+    /// - Throws: the backend's refusal, or why there was no answer.
+    func session(_ material: SignInAction.Material) async throws(SessionError) -> Session {
+        switch self {
+        case .supabase(let signIn):
+            return .supabase(try await material.session(signIn))
+        case .appServices(let signIn):
+            // `SignInAction` sends only an Apple callback to App Services.
+            guard case .appleIDToken(let token, let secret) = material else {
+                preconditionFailure("App Services signs in only with an Apple id token")
+            }
+            return .appServices(try await signIn.signInWithApple(idToken: token, secret: secret))
+        }
+    }
+
+    /// Ends `session` at its backend.
+    ///
+    /// - Returns: whether the backend confirmed it.
+    func signOut(_ session: Session) async -> Bool {
+        switch (self, session) {
+        case (.supabase(let signIn), .supabase(let session)): await signIn.signOut(session)
+        case (.appServices(let signIn), .appServices(let session)): await signIn.signOut(session)
+        default: false
+        }
+    }
+}
