@@ -146,8 +146,7 @@ package struct PKCEStore: Sendable {
 
     /// The file of `app`: its name hex-encoded, so that no app id can name a path elsewhere.
     func file(for app: String) -> String {
-        let hex = Array("0123456789abcdef")
-        return directory + "/" + String(app.utf8.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0xF)]] })
+        directory + "/" + Hex.lowercase(app.utf8)
     }
 }
 

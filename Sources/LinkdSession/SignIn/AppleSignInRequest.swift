@@ -13,8 +13,7 @@ package enum AppleSignInRequest {
 
     /// The `nonce` Apple copies into the id token: the lower-case hex SHA-256 of `secret`.
     package static func nonce(for secret: String) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(SHA256.hash(Array(secret.utf8)).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
+        Hex.lowercase(SHA256.hash(Array(secret.utf8)))
     }
 
     /// Where Apple is asked, for whom, and where its answer goes.
