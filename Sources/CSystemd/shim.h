@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -20,6 +21,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -90,12 +92,9 @@ enum {
     LINKD_SPAWN_NEW_SESSION = 2,
 };
 
-/// Starts argv[0] (searched on PATH when it has no '/') with envp, in `directory` when it is not NULL, with
-/// standard input, output and error from in_fd, out_fd and err_fd (-1: /dev/null). Every other descriptor is
-/// closed, no signal is blocked and every signal has its default action. Returns the pid, or -errno when fork
-/// fails. An exec failure makes the child exit with status 127; a failed set-up step, with 126.
-static inline pid_t linkd_spawn(char *const argv[], char *const envp[], const char *directory, int in_fd,
-                                int out_fd, int err_fd, int flags) {
+/// linkd_spawn's way for what posix_spawn cannot do or did not start: fork, set up, exec.
+static inline pid_t linkd_fork_spawn(char *const argv[], char *const envp[], const char *directory, int in_fd,
+                                     int out_fd, int err_fd, int flags) {
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) return -errno;
@@ -137,6 +136,103 @@ static inline pid_t linkd_spawn(char *const argv[], char *const envp[], const ch
     environ = (char **)envp;
     execvp(argv[0], argv);
     _exit(127);
+}
+
+// glibc's GNU additions to posix_spawn (2.26, 2.29, 2.34), declared here since this header reads the system headers
+// without _GNU_SOURCE.
+#ifndef POSIX_SPAWN_SETSID
+#define POSIX_SPAWN_SETSID 0x80
+#endif
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
+/// The program execvp would run for `name` on the PATH of envp (its default when envp has none), written to
+/// `found` (size bytes): 0, or -1 when no absolute PATH entry holds an executable file of that name.
+static inline int linkd_search_path(const char *name, char *const envp[], char *found, size_t size) {
+    const char *path = "/bin:/usr/bin";
+    for (char *const *entry = envp; *entry != NULL; entry++)
+        if (strncmp(*entry, "PATH=", 5) == 0) path = *entry + 5;
+    size_t name_length = strlen(name);
+    while (*path != '\0') {
+        const char *end = strchr(path, ':');
+        size_t length = end != NULL ? (size_t)(end - path) : strlen(path);
+        if (length > 0 && path[0] == '/' && length + 1 + name_length < size) {
+            memcpy(found, path, length);
+            found[length] = '/';
+            memcpy(found + length + 1, name, name_length + 1);
+            struct stat status;
+            if (stat(found, &status) == 0 && S_ISREG(status.st_mode) && access(found, X_OK) == 0) return 0;
+        }
+        if (end == NULL) break;
+        path = end + 1;
+    }
+    return -1;
+}
+
+/// Starts argv[0] (searched on the PATH of envp when it has no '/') with envp, in `directory` when it is not NULL,
+/// with standard input, output and error from in_fd, out_fd and err_fd (-1: /dev/null). Every other descriptor is
+/// closed, no signal is blocked and every signal has its default action. Returns the pid, or -errno when it cannot
+/// start a process. An exec failure makes the child exit with status 127; a failed set-up step, with 126.
+///
+/// posix_spawn (glibc's clone with CLONE_VM and CLONE_VFORK) starts it without copying this process's page tables,
+/// which a fork does and every later write of this process then pays for, page by page: in a large process (a test
+/// runner under AddressSanitizer) thousands of forks stall every thread. What it cannot do (the parent-death
+/// signal), and a start it refuses (a program it cannot execute, which the fork's child then reports as 127, or a
+/// script without `#!`, which execvp runs with /bin/sh), goes the fork's way.
+static inline pid_t linkd_spawn(char *const argv[], char *const envp[], const char *directory, int in_fd,
+                                int out_fd, int err_fd, int flags) {
+    if (flags & LINKD_SPAWN_DIES_WITH_PARENT)
+        return linkd_fork_spawn(argv, envp, directory, in_fd, out_fd, err_fd, flags);
+    char program[4096];
+    if (strchr(argv[0], '/') == NULL) {
+        if (linkd_search_path(argv[0], envp, program, sizeof(program)) < 0)
+            return linkd_fork_spawn(argv, envp, directory, in_fd, out_fd, err_fd, flags);
+    } else if (strlen(argv[0]) < sizeof(program)) {
+        strcpy(program, argv[0]);
+    } else {
+        return linkd_fork_spawn(argv, envp, directory, in_fd, out_fd, err_fd, flags);
+    }
+    // The sources, above 2 and close-on-exec here: a dup2 onto 0, 1 or 2 then never overwrites a source another
+    // still needs, and clears close-on-exec on its copy.
+    int sources[3] = {in_fd, out_fd, err_fd};
+    int opened[4] = {-1, -1, -1, -1};
+    int result = 0;
+    for (int index = 0; index < 3 && result == 0; index++) {
+        if (sources[index] < 0) {
+            if (opened[3] < 0) opened[3] = open("/dev/null", O_RDWR | O_CLOEXEC);
+            sources[index] = opened[3];
+        }
+        if (sources[index] >= 0 && sources[index] <= 2) {
+            opened[index] = fcntl(sources[index], F_DUPFD_CLOEXEC, 3);
+            sources[index] = opened[index];
+        }
+        if (sources[index] < 0) result = -errno;
+    }
+    pid_t pid = -1;
+    if (result == 0) {
+        posix_spawn_file_actions_t actions;
+        posix_spawnattr_t attributes;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawnattr_init(&attributes);
+        for (int index = 0; index < 3; index++) posix_spawn_file_actions_adddup2(&actions, sources[index], index);
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+        if (directory != NULL) posix_spawn_file_actions_addchdir_np(&actions, directory);
+        sigset_t all, none;
+        sigfillset(&all);
+        sigemptyset(&none);
+        posix_spawnattr_setsigdefault(&attributes, &all);
+        posix_spawnattr_setsigmask(&attributes, &none);
+        short spawn_flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
+        if (flags & LINKD_SPAWN_NEW_SESSION) spawn_flags |= POSIX_SPAWN_SETSID;
+        posix_spawnattr_setflags(&attributes, spawn_flags);
+        int refused = posix_spawn(&pid, program, &actions, &attributes, argv, envp);
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attributes);
+        if (refused != 0) pid = linkd_fork_spawn(argv, envp, directory, in_fd, out_fd, err_fd, flags);
+    }
+    for (int index = 0; index < 4; index++)
+        if (opened[index] >= 0) close(opened[index]);
+    return result == 0 ? pid : result;
 }
 
 /// A descriptor that becomes readable when process `pid` exits (pidfd_open(2)). Returns it, or -errno.
