@@ -88,8 +88,7 @@ extension DaemonHarness {
     /// Writes an executable `/bin/sh` script `name` with `body` into the world's folder.
     package func script(_ name: String, _ body: String) throws -> URL {
         let url = root.appendingPathComponent(name)
-        try Data(("#!/bin/sh\n" + body).utf8).write(to: url)
-        chmod(url.path, 0o755)
+        try ProgramFile.write("#!/bin/sh\n" + body, to: url)
         return url
     }
 }

@@ -51,7 +51,7 @@ package final class DaemonHarness: Sendable {
         }
         chmod(runtime.path, 0o700)
         let program = root.appendingPathComponent("record.sh")
-        try Data(
+        try ProgramFile.write(
             """
             #!/bin/sh
             payload=$(cat)
@@ -60,12 +60,11 @@ package final class DaemonHarness: Sendable {
             sleep \(delay)
             printf '%s\\n' "$payload" >> \(received.path)
 
-            """.utf8
-        ).write(to: program)
-        chmod(program.path, 0o755)
+            """,
+            to: program
+        )
         let slow = root.appendingPathComponent("slow.sh")
-        try Data("#!/bin/sh\nsleep 1\ncat > /dev/null\nsleep \(delay)\n".utf8).write(to: slow)
-        chmod(slow.path, 0o755)
+        try ProgramFile.write("#!/bin/sh\nsleep 1\ncat > /dev/null\nsleep \(delay)\n", to: slow)
         try writeApps(program: program.path, slow: slow.path)
     }
 

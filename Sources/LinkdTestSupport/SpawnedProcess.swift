@@ -22,7 +22,7 @@ package final class SpawnedProcess: Sendable {
     /// - Throws: ``SystemdError/spawnFailed(errno:)`` when it cannot be started. A program that cannot be executed
     ///   is started all the same and exits with status 127.
     package init(_ subprocess: Subprocess) throws {
-        running = try subprocess.spawn()
+        running = try ProgramFile.start(subprocess)
         pid = running.pid
         program = subprocess.arguments[0]
     }

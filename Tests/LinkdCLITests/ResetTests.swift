@@ -309,7 +309,8 @@ import Testing
             """
         )
         let command =
-            "\(typist.path) | script -qefc '\(LinkdProcess.executable.path) open \"\(link.url)\"' /dev/null > \(output.path)"
+            "\(typist.path) | timeout 120 script -qefc '\(LinkdProcess.executable.path) open \"\(link.url)\"' /dev/null "
+            + "> \(output.path)"  // bounded: a typist that gives up would leave linkd open waiting at its prompt
         let errors = reset.world.root.appendingPathComponent("terminal-errors.txt")
         let shell = try reset.world.start(["-c", command], executable: "/bin/sh", stderrPath: errors.path)
         shell.waitUntilExit()

@@ -109,8 +109,7 @@ import Testing
                     output.write(location)
 
                 """ + SignInProviderTests.openLocation
-            try Data(script.utf8).write(to: URL(fileURLWithPath: path))
-            chmod(path, 0o755)
+            try ProgramFile.write(script, to: URL(fileURLWithPath: path))
             return path
         }
 

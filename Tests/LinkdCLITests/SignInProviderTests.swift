@@ -24,8 +24,7 @@ import Testing
                 location = answer.headers["Location"]
 
             """ + openLocation
-        try Data(script.utf8).write(to: URL(fileURLWithPath: path))
-        chmod(path, 0o755)
+        try ProgramFile.write(script, to: URL(fileURLWithPath: path))
         return path
     }
 

@@ -14,8 +14,7 @@ struct SystemdActivationTests {
     private func writeApp(home: URL) throws -> URL {
         let received = home.appendingPathComponent("received.txt")
         let program = home.appendingPathComponent("record.sh")
-        try Data("#!/bin/sh\nprintf '%s %s\\n' \"$PPID\" \"$(cat)\" >> \(received.path)\n".utf8).write(to: program)
-        chmod(program.path, 0o755)
+        try ProgramFile.write("#!/bin/sh\nprintf '%s %s\\n' \"$PPID\" \"$(cat)\" >> \(received.path)\n", to: program)
         let apps = home.appendingPathComponent(".config/linkd/apps.d")
         try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
         try Data(
@@ -65,8 +64,7 @@ struct SystemdActivationTests {
         let manager = try SystemdUserManager(daemonArguments: "--idle-exit 1")
         let received = manager.home.appendingPathComponent("received.txt")
         let program = manager.home.appendingPathComponent("late.sh")
-        try Data("#!/bin/sh\ncat > /dev/null\nsleep 3\necho done >> \(received.path)\n".utf8).write(to: program)
-        chmod(program.path, 0o755)
+        try ProgramFile.write("#!/bin/sh\ncat > /dev/null\nsleep 3\necho done >> \(received.path)\n", to: program)
         let apps = manager.home.appendingPathComponent(".config/linkd/apps.d")
         try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
         try Data(
