@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LinkdSystem
 
 /// The person's web browser, for a sign-in page: each command of `$BROWSER` (commands separated by `:`, `%s` in a
@@ -12,7 +12,7 @@ struct Browser {
             let words = command.split(separator: " ").map(String.init)
             guard !words.isEmpty else { return nil }
             return words.contains { $0.contains("%s") }
-                ? words.map { $0.replacingOccurrences(of: "%s", with: url) } : words + [url]
+                ? words.map { $0.replacing("%s", with: url) } : words + [url]
         }
         return named + [["xdg-open", url]]
     }
