@@ -47,9 +47,9 @@ let package = Package(
             dependencies: ["LinkdRouting", "LinkdFormats"],
             swiftSettings: upcomingFeatures
         ),
+        // libsystemd's headers only: the library is loaded at run time (see Sources/CSystemd/libsystemd.h).
         .systemLibrary(
             name: "CSystemd",
-            pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
         // libcurl's headers only: the library is loaded at run time (see Sources/CCurl/shim.h).

@@ -7,12 +7,13 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
-#include <systemd/sd-bus.h>
+#include "libsystemd.h"
 
 #define LINKD_NOTIFICATIONS "org.freedesktop.Notifications"
 #define LINKD_NOTIFICATIONS_PATH "/org/freedesktop/Notifications"
 
 struct linkd_ask_state {
+    const struct linkd_systemd_api *sd;
     uint32_t id;
     const char *accept_key;
     int done;
@@ -22,16 +23,17 @@ struct linkd_ask_state {
 static inline int linkd_ask_signal(sd_bus_message *message, void *userdata, sd_bus_error *error) {
     (void)error;
     struct linkd_ask_state *state = userdata;
+    const struct linkd_systemd_api *sd = state->sd;
     uint32_t id = 0;
-    if (sd_bus_message_is_signal(message, LINKD_NOTIFICATIONS, "ActionInvoked") > 0) {
+    if (sd->bus_message_is_signal(message, LINKD_NOTIFICATIONS, "ActionInvoked") > 0) {
         const char *key = NULL;
-        if (sd_bus_message_read(message, "us", &id, &key) >= 0 && id == state->id && key != NULL) {
+        if (sd->bus_message_read(message, "us", &id, &key) >= 0 && id == state->id && key != NULL) {
             state->done = 1;
             state->accepted = strcmp(key, state->accept_key) == 0;
         }
-    } else if (sd_bus_message_is_signal(message, LINKD_NOTIFICATIONS, "NotificationClosed") > 0) {
+    } else if (sd->bus_message_is_signal(message, LINKD_NOTIFICATIONS, "NotificationClosed") > 0) {
         uint32_t reason = 0;
-        if (sd_bus_message_read(message, "uu", &id, &reason) >= 0 && id == state->id) state->done = 1;
+        if (sd->bus_message_read(message, "uu", &id, &reason) >= 0 && id == state->id) state->done = 1;
     }
     return 0;
 }
@@ -43,70 +45,71 @@ static inline uint64_t linkd_monotonic_usec(void) {
 }
 
 /// Whether the session's notification server shows actions (`GetCapabilities` names "actions"): 1 or 0, or -errno
-/// when there is no session bus or no server answered within `timeout_usec`.
-static inline int linkd_notifications_have_actions(uint64_t timeout_usec) {
+/// when there is no session bus or no server answered within `timeout_usec`. `sd` is the loaded libsystemd.
+static inline int linkd_notifications_have_actions(const struct linkd_systemd_api *sd, uint64_t timeout_usec) {
     sd_bus *bus = NULL;
-    int result = sd_bus_open_user(&bus);
+    int result = sd->bus_open_user(&bus);
     if (result < 0) return result;
-    sd_bus_set_method_call_timeout(bus, timeout_usec);
+    sd->bus_set_method_call_timeout(bus, timeout_usec);
     sd_bus_message *reply = NULL;
     sd_bus_error error = SD_BUS_ERROR_NULL;
-    result = sd_bus_call_method(bus, LINKD_NOTIFICATIONS, LINKD_NOTIFICATIONS_PATH, LINKD_NOTIFICATIONS,
+    result = sd->bus_call_method(bus, LINKD_NOTIFICATIONS, LINKD_NOTIFICATIONS_PATH, LINKD_NOTIFICATIONS,
                                 "GetCapabilities", &error, &reply, "");
     int found = 0;
-    if (result >= 0) result = sd_bus_message_enter_container(reply, 'a', "s");
+    if (result >= 0) result = sd->bus_message_enter_container(reply, 'a', "s");
     while (result > 0) {
         const char *capability = NULL;
-        result = sd_bus_message_read_basic(reply, 's', &capability);
+        result = sd->bus_message_read_basic(reply, 's', &capability);
         if (result > 0 && capability != NULL && strcmp(capability, "actions") == 0) found = 1;
     }
-    sd_bus_error_free(&error);
-    sd_bus_message_unref(reply);
-    sd_bus_flush_close_unref(bus);
+    sd->bus_error_free(&error);
+    sd->bus_message_unref(reply);
+    sd->bus_flush_close_unref(bus);
     return result < 0 ? result : found;
 }
 
 /// Shows `summary` and `body` (markup escaped by the caller) with two buttons, `accept_label` and `decline_label`,
 /// and waits up to `timeout_usec` for the person. Returns 1 when they pressed `accept_label`; 0 when they pressed the
-/// other, dismissed it, or time ran out (the notification is closed then); -errno when it could not be shown.
-static inline int linkd_notification_ask(const char *summary, const char *body, const char *accept_label,
-                                         const char *decline_label, uint64_t timeout_usec) {
+/// other, dismissed it, or time ran out (the notification is closed then); -errno when it could not be shown. `sd` is
+/// the loaded libsystemd.
+static inline int linkd_notification_ask(const struct linkd_systemd_api *sd, const char *summary, const char *body,
+                                         const char *accept_label, const char *decline_label, uint64_t timeout_usec) {
     sd_bus *bus = NULL;
-    int result = sd_bus_open_user(&bus);
+    int result = sd->bus_open_user(&bus);
     if (result < 0) return result;
-    struct linkd_ask_state state = {.id = 0, .accept_key = "accept", .done = 0, .accepted = 0};
+    struct linkd_ask_state state = {.sd = sd, .id = 0, .accept_key = "accept", .done = 0, .accepted = 0};
     // The match first, so that no answer can come before linkd listens for it; the signals of other notifications are
     // told apart by id once the reply gives it (sd_bus_call queues them meanwhile, it does not dispatch them).
-    result = sd_bus_match_signal(bus, NULL, NULL, LINKD_NOTIFICATIONS_PATH, LINKD_NOTIFICATIONS, NULL,
+    result = sd->bus_match_signal(bus, NULL, NULL, LINKD_NOTIFICATIONS_PATH, LINKD_NOTIFICATIONS, NULL,
                                  linkd_ask_signal, &state);
     sd_bus_message *reply = NULL;
     sd_bus_error error = SD_BUS_ERROR_NULL;
     if (result >= 0)
-        result = sd_bus_call_method(bus, LINKD_NOTIFICATIONS, LINKD_NOTIFICATIONS_PATH, LINKD_NOTIFICATIONS, "Notify",
+        result = sd->bus_call_method(bus, LINKD_NOTIFICATIONS, LINKD_NOTIFICATIONS_PATH, LINKD_NOTIFICATIONS, "Notify",
                                     &error, &reply, "susssasa{sv}i", "linkd", (uint32_t)0, "dialog-question", summary,
                                     body, 4, "accept", accept_label, "decline", decline_label, 1, "urgency", "y",
                                     (uint8_t)2, (int32_t)0);
-    if (result >= 0) result = sd_bus_message_read(reply, "u", &state.id);
-    sd_bus_error_free(&error);
-    sd_bus_message_unref(reply);
+    if (result >= 0) result = sd->bus_message_read(reply, "u", &state.id);
+    sd->bus_error_free(&error);
+    sd->bus_message_unref(reply);
     if (result < 0) {
-        sd_bus_flush_close_unref(bus);
+        sd->bus_flush_close_unref(bus);
         return result;
     }
     uint64_t deadline = linkd_monotonic_usec() + timeout_usec;
     while (!state.done) {
-        result = sd_bus_process(bus, NULL);
+        result = sd->bus_process(bus, NULL);
         if (result < 0) break;
         if (result > 0) continue;
         uint64_t now = linkd_monotonic_usec();
         if (now >= deadline) break;
-        result = sd_bus_wait(bus, deadline - now);
+        result = sd->bus_wait(bus, deadline - now);
         if (result < 0 && result != -EINTR) break;
     }
     if (!state.done)
-        sd_bus_call_method(bus, LINKD_NOTIFICATIONS, LINKD_NOTIFICATIONS_PATH, LINKD_NOTIFICATIONS,
+        sd->bus_call_method(bus, LINKD_NOTIFICATIONS, LINKD_NOTIFICATIONS_PATH, LINKD_NOTIFICATIONS,
                            "CloseNotification", NULL, NULL, "u", state.id);
-    sd_bus_flush_close_unref(bus);
+    sd->bus_flush_close_unref(bus);
     return state.accepted;
 }
 

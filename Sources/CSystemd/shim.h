@@ -1,6 +1,6 @@
-// The C side of LinkdSystem: libsystemd's headers, and the few things Swift cannot express safely
-// (struct ucred is _GNU_SOURCE-only, prctl is variadic, and the code between fork and exec must be
-// async-signal-safe C).
+// The C side of LinkdSystem: libsystemd's headers and its table of calls (loaded at run time), and the few things
+// Swift cannot express safely (struct ucred is _GNU_SOURCE-only, prctl is variadic, and the code between fork and
+// exec must be async-signal-safe C).
 #ifndef LINKD_CSYSTEMD_SHIM_H
 #define LINKD_CSYSTEMD_SHIM_H
 
@@ -25,9 +25,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
-#include <systemd/sd-bus.h>
-#include <systemd/sd-daemon.h>
-#include <systemd/sd-journal.h>
+#include "libsystemd.h"
 #include "notify_ask.h"
 
 /// The layout of struct ucred, which <sys/socket.h> declares only under _GNU_SOURCE.

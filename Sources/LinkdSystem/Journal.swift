@@ -29,6 +29,7 @@ package enum Journal {
         let entries =
             [("MESSAGE", message), ("PRIORITY", String(priority.rawValue)), ("SYSLOG_IDENTIFIER", identifier)] + fields
         var buffers = entries.map { Array(($0.0 + "=" + $0.1).utf8) }
+        let sendv = try Libsystemd.calls().pointee.journal_sendv
         let result = buffers.withUnsafeMutableBufferPointer { buffers -> Int32 in
             var vectors: [iovec] = []
             vectors.reserveCapacity(buffers.count)
@@ -38,7 +39,7 @@ package enum Journal {
                 }
             }
             // The pointers stay valid: the arrays are not mutated until sd_journal_sendv returns.
-            return sd_journal_sendv(vectors, Int32(vectors.count))
+            return sendv(vectors, Int32(vectors.count))
         }
         if result < 0 { throw .journalFailed(errno: Errno(rawValue: -result)) }
     }

@@ -21,8 +21,12 @@ package enum ListenedSockets {
     }
 
     static func takeResult() -> Result<[ListenedSocket], SystemdError> {
+        // Without LISTEN_FDS there is nothing to take, and no reason to load libsystemd.
+        guard getenv("LISTEN_FDS") != nil else { return .success([]) }
+        let calls: UnsafePointer<linkd_systemd_api>
+        do { calls = try Libsystemd.calls() } catch { return .failure(error) }
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-        let count = sd_listen_fds_with_names(1, &names)
+        let count = calls.pointee.listen_fds_with_names(1, &names)
         guard count >= 0 else { return .failure(.listenFailed(errno: Errno(rawValue: -count))) }
         defer {
             if let names {

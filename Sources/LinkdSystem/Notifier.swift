@@ -1,4 +1,5 @@
 import CSystemd
+import Glibc
 
 /// Tells the service manager about the daemon's state through `sd_notify(3)`; without `NOTIFY_SOCKET` every call is
 /// a no-op.
@@ -31,7 +32,9 @@ package struct Notifier: Sendable {
     private func send(_ state: String) throws(SystemdError) {
         // Control characters other than the separating newlines are not part of the protocol.
         let clean = String(state.unicodeScalars.filter { $0 == "\n" || $0.value >= 0x20 }.map(Character.init))
-        let result = sd_notify(0, clean)
+        // Without NOTIFY_SOCKET sd_notify does nothing; libsystemd is not loaded for it.
+        guard getenv("NOTIFY_SOCKET") != nil else { return }
+        let result = try Libsystemd.calls().pointee.notify(0, clean)
         if result < 0 { throw .notifyFailed(errno: Errno(rawValue: -result)) }
     }
 }

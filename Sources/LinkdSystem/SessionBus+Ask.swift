@@ -4,7 +4,8 @@ extension SessionBus {
     /// Whether the session's notification server shows buttons (`org.freedesktop.Notifications.GetCapabilities`
     /// names `actions`); `false` also when there is no session bus or no server answered within `timeout`.
     package static func notificationsHaveActions(timeout: Duration) -> Bool {
-        linkd_notifications_have_actions(microseconds(timeout)) == 1
+        guard let sd = try? Libsystemd.calls() else { return false }
+        return linkd_notifications_have_actions(sd, microseconds(timeout)) == 1
     }
 
     /// Shows a notification with two buttons and waits, blocking, up to `timeout` for the person's answer
@@ -20,7 +21,14 @@ extension SessionBus {
         decline: String,
         timeout: Duration
     ) throws(SystemdError) -> Bool {
-        let result = linkd_notification_ask(summary, body, accept, decline, microseconds(timeout))
+        let result = linkd_notification_ask(
+            try Libsystemd.calls(),
+            summary,
+            body,
+            accept,
+            decline,
+            microseconds(timeout)
+        )
         guard result >= 0 else {
             throw .busFailed(operation: "ask in a notification", errno: Errno(rawValue: -result), detail: nil)
         }

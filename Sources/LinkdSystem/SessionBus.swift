@@ -20,12 +20,12 @@ package enum SessionBus {
             interface: "org.freedesktop.Application",
             member: "Open",
             timeout: timeout
-        ) { message in
-            var result = sd_bus_message_open_container(message, array, "s")
-            for uri in uris where result >= 0 { result = append(message, uri) }
-            if result >= 0 { result = sd_bus_message_close_container(message) }
-            if result >= 0 { result = sd_bus_message_open_container(message, array, "{sv}") }
-            if result >= 0 { result = sd_bus_message_close_container(message) }
+        ) { sd, message in
+            var result = sd.bus_message_open_container(message, array, "s")
+            for uri in uris where result >= 0 { result = append(sd, message, uri) }
+            if result >= 0 { result = sd.bus_message_close_container(message) }
+            if result >= 0 { result = sd.bus_message_open_container(message, array, "{sv}") }
+            if result >= 0 { result = sd.bus_message_close_container(message) }
             return result
         }
     }
@@ -39,25 +39,25 @@ package enum SessionBus {
             interface: "org.freedesktop.Notifications",
             member: "Notify",
             timeout: timeout
-        ) { message in
-            var result = append(message, "linkd")
+        ) { sd, message in
+            var result = append(sd, message, "linkd")
             var replaces: UInt32 = 0
-            if result >= 0 { result = sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &replaces) }
-            for text in ["dialog-password", summary, body] where result >= 0 { result = append(message, text) }
-            if result >= 0 { result = sd_bus_message_open_container(message, array, "s") }
-            if result >= 0 { result = sd_bus_message_close_container(message) }
-            if result >= 0 { result = sd_bus_message_open_container(message, array, "{sv}") }
-            if result >= 0 { result = sd_bus_message_close_container(message) }
+            if result >= 0 { result = sd.bus_message_append_basic(message, CChar(UInt8(ascii: "u")), &replaces) }
+            for text in ["dialog-password", summary, body] where result >= 0 { result = append(sd, message, text) }
+            if result >= 0 { result = sd.bus_message_open_container(message, array, "s") }
+            if result >= 0 { result = sd.bus_message_close_container(message) }
+            if result >= 0 { result = sd.bus_message_open_container(message, array, "{sv}") }
+            if result >= 0 { result = sd.bus_message_close_container(message) }
             var expires: Int32 = -1
-            if result >= 0 { result = sd_bus_message_append_basic(message, CChar(UInt8(ascii: "i")), &expires) }
+            if result >= 0 { result = sd.bus_message_append_basic(message, CChar(UInt8(ascii: "i")), &expires) }
             return result
         }
     }
 
     private static let array = CChar(UInt8(ascii: "a"))
 
-    private static func append(_ message: OpaquePointer, _ text: String) -> Int32 {
-        text.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+    private static func append(_ sd: linkd_systemd_api, _ message: OpaquePointer, _ text: String) -> Int32 {
+        text.withCString { sd.bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
     }
 
     /// Builds a method call with `appendArguments` and sends it, blocking until the reply or `timeout`.
@@ -67,21 +67,22 @@ package enum SessionBus {
         interface: String,
         member: String,
         timeout: Duration,
-        appendArguments: (OpaquePointer) -> Int32
+        appendArguments: (linkd_systemd_api, OpaquePointer) -> Int32
     ) throws(SystemdError) {
+        let sd = try Libsystemd.calls().pointee
         var bus: OpaquePointer?
-        var result = sd_bus_open_user(&bus)
+        var result = sd.bus_open_user(&bus)
         guard result >= 0, let bus else {
             throw .busFailed(operation: "connect to the session bus", errno: Errno(rawValue: -result), detail: nil)
         }
-        defer { sd_bus_flush_close_unref(bus) }
+        defer { _ = sd.bus_flush_close_unref(bus) }
         var message: OpaquePointer?
-        result = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
+        result = sd.bus_message_new_method_call(bus, &message, destination, path, interface, member)
         guard result >= 0, let message else {
             throw .busFailed(operation: "build the \(member) call", errno: Errno(rawValue: -result), detail: nil)
         }
-        defer { sd_bus_message_unref(message) }
-        result = appendArguments(message)
+        defer { _ = sd.bus_message_unref(message) }
+        result = appendArguments(sd, message)
         guard result >= 0 else {
             throw .busFailed(operation: "build the \(member) call", errno: Errno(rawValue: -result), detail: nil)
         }
@@ -89,10 +90,10 @@ package enum SessionBus {
         var reply: OpaquePointer?
         let microseconds =
             UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000)
-        result = sd_bus_call(bus, message, microseconds, &error, &reply)
+        result = sd.bus_call(bus, message, microseconds, &error, &reply)
         defer {
-            sd_bus_error_free(&error)
-            if let reply { sd_bus_message_unref(reply) }
+            sd.bus_error_free(&error)
+            if let reply { _ = sd.bus_message_unref(reply) }
         }
         guard result >= 0 else {
             let name = error.name.map { String(cString: $0) }

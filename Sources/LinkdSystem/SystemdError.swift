@@ -8,6 +8,8 @@ package enum SystemdError: Error, Sendable, Equatable, CustomStringConvertible {
     case notifyFailed(errno: Errno)
     /// `sd_journal_sendv(3)` failed.
     case journalFailed(errno: Errno)
+    /// libsystemd could not be loaded (`dlopen(3)`'s reason).
+    case libsystemdMissing(reason: String)
     /// `getsockopt(SO_PEERCRED)` failed.
     case peerCredentialsFailed(errno: Errno)
     /// `fork(2)` failed while starting a program.
@@ -24,6 +26,7 @@ package enum SystemdError: Error, Sendable, Equatable, CustomStringConvertible {
         case .listenFailed(let code): "failed to read the sockets passed by systemd: \(code.description)"
         case .notifyFailed(let code): "failed to notify systemd: \(code.description)"
         case .journalFailed(let code): "failed to write to the journal: \(code.description)"
+        case .libsystemdMissing(let reason): "failed to load libsystemd: \(reason)"
         case .peerCredentialsFailed(let code): "failed to read the peer's credentials: \(code.description)"
         case .spawnFailed(let code): "failed to start a program: \(code.description)"
         case .busFailed(let operation, let code, let detail): "failed to \(operation): \(detail ?? code.description)"

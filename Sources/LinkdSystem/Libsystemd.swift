@@ -1,0 +1,19 @@
+import CSystemd
+
+/// libsystemd's calls, loaded by the first one made (`dlopen`, see Sources/CSystemd/libsystemd.h): a `linkd open`
+/// whose link is delivered never loads it, and a machine without libsystemd runs linkd without the journal, the
+/// manager's notifications, its sockets and the session bus.
+enum Libsystemd {
+    nonisolated(unsafe) private static let loaded: Result<UnsafePointer<linkd_systemd_api>, SystemdError> = {
+        if let table = linkd_systemd_load() { return .success(table) }
+        let reason = linkd_systemd_load_error().map { String(cString: $0) } ?? "libsystemd.so.0 was not found"
+        return .failure(.libsystemdMissing(reason: reason))
+    }()
+
+    /// The table of calls, loaded on first use.
+    ///
+    /// - Throws: ``SystemdError/libsystemdMissing(reason:)``, every time, when the library or a call of it is missing.
+    static func calls() throws(SystemdError) -> UnsafePointer<linkd_systemd_api> {
+        try loaded.get()
+    }
+}
