@@ -1,8 +1,8 @@
 import CSystemd
 import Glibc
 
-/// Tells the service manager about the daemon's state through `sd_notify(3)`; without `NOTIFY_SOCKET` every call is
-/// a no-op.
+/// Tells the service manager about the daemon's state through `sd_notify(3)` (or, without libsystemd, the one
+/// datagram it would send); without `NOTIFY_SOCKET` every call is a no-op.
 package struct Notifier: Sendable {
     /// Creates a notifier.
     package init() {}
@@ -33,8 +33,47 @@ package struct Notifier: Sendable {
         // Control characters other than the separating newlines are not part of the protocol.
         let clean = String(state.unicodeScalars.filter { $0 == "\n" || $0.value >= 0x20 }.map(Character.init))
         // Without NOTIFY_SOCKET sd_notify does nothing; libsystemd is not loaded for it.
-        guard getenv("NOTIFY_SOCKET") != nil else { return }
-        let result = try Libsystemd.calls().pointee.notify(0, clean)
+        guard let socketPath = getenv("NOTIFY_SOCKET").map({ String(cString: $0) }) else { return }
+        let result: Int32
+        if let calls = try? Libsystemd.calls() {
+            result = calls.pointee.notify(0, clean)
+        } else {
+            result = Self.sendDatagram(clean, to: socketPath)
+        }
         if result < 0 { throw .notifyFailed(errno: Errno(rawValue: -result)) }
+    }
+
+    /// What `sd_notify(3)` does for a path or abstract (`@…`) socket, for a machine without libsystemd: `state` in one
+    /// datagram. Returns 1 or -errno.
+    package static func sendDatagram(_ state: String, to path: String) -> Int32 {
+        var bytes = Array(path.utf8)
+        guard !bytes.isEmpty, bytes[0] == UInt8(ascii: "/") || bytes[0] == UInt8(ascii: "@") else {
+            return -EAFNOSUPPORT
+        }
+        var address = sockaddr_un()
+        guard bytes.count <= MemoryLayout.size(ofValue: address.sun_path) - 1 else { return -ENAMETOOLONG }
+        if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 }
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
+        }
+        // An abstract address is exactly as long as its name; a path one ends with its NUL.
+        let length = MemoryLayout<sa_family_t>.size + bytes.count + (bytes[0] == 0 ? 0 : 1)
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return -errno }
+        defer { _ = close(fd) }
+        let sent = Array(state.utf8).withUnsafeBytes { message in
+            withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                    retryingOnInterrupt {
+                        sendto(fd, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), address, socklen_t(length))
+                    }
+                }
+            }
+        }
+        switch sent {
+        case .success: return 1
+        case .failure(let error): return -error.rawValue
+        }
     }
 }

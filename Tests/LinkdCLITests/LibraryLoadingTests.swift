@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LinkdTestSupport
 import Testing
 
@@ -24,5 +25,31 @@ import Testing
         // The daemon was told to notify its manager (NOTIFY_SOCKET): that loaded libsystemd, at run time.
         let log = try String(contentsOfFile: daemonLog, encoding: .utf8)
         #expect(log.contains("file=libsystemd.so.0 [0];  dynamically loaded by"), "\(log.suffix(600))")
+    }
+
+    /// On a machine without libsystemd (here: the file hidden under /dev/null in a mount namespace of the test's),
+    /// linkd still delivers links; what needs libsystemd (the `dbus` action) says that it could not be loaded.
+    @Test(.enabled(if: PrivateMount.isAvailable, "needs root, unshare and nsenter"))
+    func withoutLibsystemdLinksAreStillDeliveredAndTheDBusActionSaysWhy() throws {
+        let world = try DaemonHarness()
+        let app = """
+            {"app": "org.example.LinkdTest", "links": [
+              {"match": "myapp://share/{id}", "action": {"dbus": "org.example.LinkdTest"}}]}
+            """
+        try Data(app.utf8).write(to: world.config.appendingPathComponent("linkd/apps.d/dbus-test.json"))
+        let mounts = try PrivateMount(
+            setup: """
+                library=$(ldconfig -p | awk '$1 == "libsystemd.so.0" { print $NF; exit }')
+                mount --bind /dev/null "$(readlink -f "$library")"
+                """
+        )
+        defer { for pid in world.daemonPIDs() { kill(pid, SIGTERM) } }
+        let delivered = try world.run(["open", "myapp://note/7"], launcher: mounts.launcher)
+        #expect(delivered.status == 0, "\(delivered.stderr)")
+        #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 1 })
+        let bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(world.root.path)/no-bus"]
+        let refused = try world.run(["open", "myapp://share/1"], extra: bus, launcher: mounts.launcher)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("failed to load libsystemd: "), "\(refused.stderr)")
     }
 }

@@ -46,6 +46,43 @@ import Testing
         unsetenv("NOTIFY_SOCKET")
         try Notifier().notifyReady()
     }
+
+    /// Without libsystemd the notifier sends the datagram itself: the same bytes libsystemd sends.
+    @Test func theDatagramSentWithoutLibsystemdIsTheOneLibsystemdSends() throws {
+        let fromLibsystemd = try received { try Notifier().notifyReady(status: "waiting for links") }
+        var result: Int32 = 0
+        let byHand = try received {
+            let path = try #require(ProcessInfo.processInfo.environment["NOTIFY_SOCKET"])
+            result = Notifier.sendDatagram("READY=1\nSTATUS=waiting for links", to: path)
+        }
+        #expect(result == 1)
+        #expect(fromLibsystemd == ["READY=1\nSTATUS=waiting for links"])
+        #expect(byHand == fromLibsystemd)
+    }
+
+    /// An abstract socket (`@name`, as `systemd --user` may give) is reached by its name alone; a relative path or an
+    /// address of another family is refused, as sd_notify refuses it.
+    @Test func theDatagramReachesAnAbstractSocketAndRefusesOtherAddresses() throws {
+        let name = "linkd-notify-test-\(getpid())"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in name.utf8.enumerated() { buffer[index + 1] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + 1 + name.utf8.count)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        try #require(bound == 0)
+        #expect(Notifier.sendDatagram("READY=1", to: "@" + name) == 1)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        #expect(count == 7 && String(decoding: buffer[0..<max(0, count)], as: UTF8.self) == "READY=1")
+        #expect(Notifier.sendDatagram("READY=1", to: "relative/path") == -EAFNOSUPPORT)
+        #expect(Notifier.sendDatagram("READY=1", to: "/" + String(repeating: "x", count: 200)) == -ENAMETOOLONG)
+    }
 }
 
 @Suite(.ownThread) struct PeerCredentialsTests {
