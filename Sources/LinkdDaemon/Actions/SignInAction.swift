@@ -73,7 +73,7 @@ struct SignInAction: Action {
             return await exec.fail(error, link: link, service: service)
         }
         service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
-        let deadline = ContinuousClock.now + PasswordReset<SupabaseBackend>.defaultBackendTimeLimit
+        let deadline = ContinuousClock.now + RequestDeadline.backendTimeLimit
         let outcome = await RequestDeadline.$current.withValue(deadline) {
             () async -> Result<SignInBackend.Session, SessionError> in
             do throws(SessionError) {
@@ -95,7 +95,7 @@ struct SignInAction: Action {
         }
         let email = session.account
         if await !Self.isConfirmed(confirmation, app: link.appName, email: email, client: client) {
-            let signedOut = await backend.signOut(session)
+            let signedOut = await session.signOut()
             service.spool.remove(entry.id)
             giveSlot(delivery)
             service.log.notice(
@@ -138,7 +138,7 @@ struct SignInAction: Action {
                 entry: entry,
                 app: link.appName,
                 service: service,
-                onExpiry: Self.signOutUndelivered(session, backend: backend, app: link.appName, service: service)
+                onExpiry: Self.signOutUndelivered(session, app: link.appName, service: service)
             )
             let waits = state == .queued ? "; the session waits until \(link.appName) subscribes" : ""
             response = .accepted(
@@ -216,12 +216,11 @@ extension SignInAction {
     /// signed out at the backend (it would otherwise stay live there, unused), and the person is told to sign in again.
     fileprivate static func signOutUndelivered(
         _ session: SignInBackend.Session,
-        backend: SignInBackend,
         app: String,
         service: LinkService
     ) -> @Sendable () async -> Void {
         {
-            let signedOut = await backend.signOut(session)
+            let signedOut = await session.signOut()
             service.log.notice(
                 "the session for \(app) was not taken"
                     + (signedOut ? " and was signed out" : "; signing it out failed"),

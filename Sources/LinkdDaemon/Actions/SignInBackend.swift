@@ -7,17 +7,17 @@ enum SignInBackend: Sendable {
     case supabase(SupabaseSignIn)
     case appServices(AppServicesSignIn)
 
-    /// A session either backend signed in.
+    /// A session either backend signed in, with the sign-in that made it (which alone may end it).
     enum Session: Sendable {
-        case supabase(GoTrueSession)
-        case appServices(AppServicesSession)
+        case supabase(GoTrueSession, SupabaseSignIn)
+        case appServices(AppServicesSession, AppServicesSignIn)
 
         /// Who signed in, as the person knows the account: its email, else `user ID`.
         var account: String {
             let (email, id) =
                 switch self {
-                case .supabase(let session): (session.user.email, session.user.id)
-                case .appServices(let session): (session.email, session.userID)
+                case .supabase(let session, _): (session.user.email, session.user.id)
+                case .appServices(let session, _): (session.email, session.userID)
                 }
             return email.isEmpty ? "user \(id)" : email
         }
@@ -25,16 +25,26 @@ enum SignInBackend: Sendable {
         /// The line the app gets (the same shape from both backends, with its `backend` named).
         func delivery(id: String, app: String, route: String) -> [UInt8] {
             switch self {
-            case .supabase(let session): session.delivery(id: id, app: app, route: route)
-            case .appServices(let session): session.delivery(id: id, app: app, route: route)
+            case .supabase(let session, _): session.delivery(id: id, app: app, route: route)
+            case .appServices(let session, _): session.delivery(id: id, app: app, route: route)
             }
         }
 
         /// The session's tokens, for a redactor.
         var secretValues: [String] {
             switch self {
-            case .supabase(let session): session.secretValues
-            case .appServices(let session): session.secretValues
+            case .supabase(let session, _): session.secretValues
+            case .appServices(let session, _): session.secretValues
+            }
+        }
+
+        /// Ends the session at the backend that signed it in.
+        ///
+        /// - Returns: whether the backend confirmed it.
+        func signOut() async -> Bool {
+            switch self {
+            case .supabase(let session, let signIn): await signIn.signOut(session)
+            case .appServices(let session, let signIn): await signIn.signOut(session)
             }
         }
     }
@@ -45,24 +55,13 @@ enum SignInBackend: Sendable {
     func session(_ material: SignInAction.Material) async throws(SessionError) -> Session {
         switch self {
         case .supabase(let signIn):
-            return .supabase(try await material.session(signIn))
+            return .supabase(try await material.session(signIn), signIn)
         case .appServices(let signIn):
             // `SignInAction` sends only an Apple callback to App Services.
             guard case .appleIDToken(let token, let secret) = material else {
                 preconditionFailure("App Services signs in only with an Apple id token")
             }
-            return .appServices(try await signIn.signInWithApple(idToken: token, secret: secret))
-        }
-    }
-
-    /// Ends `session` at its backend.
-    ///
-    /// - Returns: whether the backend confirmed it.
-    func signOut(_ session: Session) async -> Bool {
-        switch (self, session) {
-        case (.supabase(let signIn), .supabase(let session)): await signIn.signOut(session)
-        case (.appServices(let signIn), .appServices(let session)): await signIn.signOut(session)
-        default: false
+            return .appServices(try await signIn.signInWithApple(idToken: token, secret: secret), signIn)
         }
     }
 }

@@ -8,7 +8,7 @@ import LinkdFormats
 /// backend work of the whole reset has a time limit; the time the person takes to type the password is not counted.
 package struct PasswordReset<Backend: AuthBackend>: Sendable {
     /// How long the backend work of a whole reset may take in all.
-    package static var defaultBackendTimeLimit: Duration { .seconds(60) }
+    package static var defaultBackendTimeLimit: Duration { RequestDeadline.backendTimeLimit }
     /// How many passwords one run sends at most (a terminal may try again after a refusal).
     static var maximumPasswords: Int { 5 }
 

@@ -5,4 +5,7 @@
 package enum RequestDeadline {
     /// The instant by which the current task's requests must end, or `nil` for no overall limit.
     @TaskLocal package static var current: ContinuousClock.Instant?
+
+    /// How long the backend work of one link (a whole reset, a sign-in) may take in all.
+    package static var backendTimeLimit: Duration { .seconds(60) }
 }
