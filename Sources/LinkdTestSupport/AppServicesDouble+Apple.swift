@@ -83,8 +83,9 @@ extension AppServicesDouble {
         guard let expires = claims["exp"] as? Int, expires > Int(Date().timeIntervalSince1970) else {
             return error(401, "failed to validate id_token: token is expired", "AuthError")
         }
-        let audiences = (claims["aud"] as? [String]) ?? [claims["aud"] as? String].compactMap { $0 }
-        guard audiences.contains(where: state.appleClientIDs.contains), let sub = claims["sub"] as? String else {
+        guard AppleDouble.audiences(of: claims).contains(where: state.appleClientIDs.contains),
+            let sub = claims["sub"] as? String
+        else {
             return error(
                 401,
                 "invalid apple id token: 'aud' must be a string containing the client_id",

@@ -167,6 +167,11 @@ package final class AppleDouble: Sendable {
         guard parts.count == 3, let payload = Data(base64URL: String(parts[1])) else { return nil }
         return (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any]
     }
+
+    /// The audiences of an id token's claims: its `aud`, a string or an array of them (RFC 7519 §4.1.3).
+    static func audiences(of claims: [String: Any]) -> [String] {
+        (claims["aud"] as? [String]) ?? [claims["aud"] as? String].compactMap { $0 }
+    }
 }
 
 extension Data {

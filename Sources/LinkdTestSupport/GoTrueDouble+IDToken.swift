@@ -50,8 +50,7 @@ extension GoTrueService {
         guard let sub = claims["sub"] as? String, !sub.isEmpty else {
             return Self.oauthError("invalid request", "Missing sub claim in id_token")
         }
-        let audiences = (claims["aud"] as? [String]) ?? [claims["aud"] as? String].compactMap { $0 }
-        guard audiences.contains(where: state.appleClientIDs.contains) else {
+        guard AppleDouble.audiences(of: claims).contains(where: state.appleClientIDs.contains) else {
             return Self.oauthError("invalid request", "Unacceptable audience in id_token")
         }
         let sent = body["nonce"] as? String ?? ""
