@@ -59,7 +59,11 @@ struct ParameterTable: Sendable {
 
         /// Whether the text decodes to `text`.
         func equals(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            if hasPercent { return decoded(bytes).elementsEqual(text.utf8) }
+            if hasPercent {
+                var decoded = PercentEncoding.Decoder(bytes[range], plusAsSpace: true)
+                for byte in text.utf8 where decoded.next() != byte { return false }
+                return decoded.next() == nil
+            }
             guard range.count == text.utf8.count else { return false }
             return text.utf8.elementsEqual(bytes[range].lazy.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 })
         }
@@ -73,7 +77,14 @@ struct ParameterTable: Sendable {
                 for offset in 0..<range.count where bytes[left + offset] != bytes[right + offset] { return false }
                 return true
             }
-            return decoded(bytes) == other.decoded(bytes)
+            // Decoded side by side, without building either.
+            var left = PercentEncoding.Decoder(bytes[range], plusAsSpace: true)
+            var right = PercentEncoding.Decoder(bytes[other.range], plusAsSpace: true)
+            while true {
+                let byte = left.next()
+                guard byte == right.next() else { return false }
+                if byte == nil { return true }
+            }
         }
     }
 
@@ -194,15 +205,9 @@ struct ParameterTable: Sendable {
         let equals = equals ?? piece.upperBound
         // An empty name (`=x`) is no parameter; a name with a `%` decodes to at least one byte.
         guard equals > piece.lowerBound else { return }
-        let entry = Entry(
-            piece,
-            equals: equals,
-            part,
-            namePercent: hasPercent && bytes[piece.lowerBound..<equals].contains(UInt8(ascii: "%")),
-            valuePercent: hasPercent
-                && bytes[Swift.min(equals + 1, piece.upperBound)..<piece.upperBound].contains(UInt8(ascii: "%"))
-        )
-        if hasPercent && !(Self.isUTF8(entry.name, bytes) && Self.isUTF8(entry.value, bytes)) {
+        let escapes = hasPercent ? Self.escapes(bytes, piece, equals: equals) : Escapes()
+        let entry = Entry(piece, equals: equals, part, namePercent: escapes.inName, valuePercent: escapes.inValue)
+        if escapes.aboveASCII && !(Self.isUTF8(entry.name, bytes) && Self.isUTF8(entry.value, bytes)) {
             failure = .invalidUTF8(part)
             return
         }
@@ -224,6 +229,32 @@ struct ParameterTable: Sendable {
         let range = name.range
         let key = range.count &* 7 &+ Int(bytes[range.lowerBound]) &* 3 &+ Int(bytes[range.upperBound - 1])
         return 1 &<< UInt64(key & 63)
+    }
+
+    /// Where a piece's percent-escapes are, and whether one of them decodes to a byte above ASCII.
+    struct Escapes {
+        var inName = false
+        var inValue = false
+        var aboveASCII = false
+    }
+
+    /// The escapes of `piece`, whose first `=` is at `equals`, in one pass. A piece whose bytes are ASCII and whose
+    /// escapes all decode to ASCII (`%40`, `%2F`: the usual ones) is UTF-8 without being decoded. (`href` is ASCII;
+    /// the check of each byte keeps that from being assumed.)
+    private static func escapes(_ bytes: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>, equals: Int) -> Escapes {
+        var escapes = Escapes()
+        var index = piece.lowerBound
+        while index < piece.upperBound {
+            let byte = bytes[index]
+            index += 1
+            if byte >= 0x80 { escapes.aboveASCII = true }
+            guard byte == UInt8(ascii: "%") else { continue }
+            if index <= equals { escapes.inName = true } else { escapes.inValue = true }
+            // A first hex digit from `8` up is a byte from 0x80 up; anything else that may follow a `%` (`0`–`7`,
+            // or a character that is no hex digit, which then stays as it is) is ASCII.
+            if index < piece.upperBound && bytes[index] >= UInt8(ascii: "8") { escapes.aboveASCII = true }
+        }
+        return escapes
     }
 
     private static func isUTF8(_ text: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -216,7 +216,7 @@ import Testing
     @Test func agreesWithTheRuleWrittenOutPlainlyOnAssembledLinks() throws {
         let pieces = [
             "a", "b", "code", "=", "=", "&", "&", "&a=", "&b=", "=1", "=2", "+", "x", "%41", "%2B", "%26", "%3D",
-            "%C3%A9", "~", "%FF", "A",
+            "%C3%A9", "~", "%FF", "A", "%7E", "%9F", "%c3%a9", "%e9",
         ]
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func text(_ length: Int) -> String {
