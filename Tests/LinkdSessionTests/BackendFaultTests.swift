@@ -95,7 +95,9 @@ import Testing
         )
         #expect(outcome.failure.kind == .unreachable && outcome.failure.exitCode == 69)
         #expect(outcome.requests.isEmpty && outcome.asked == 0)
-        #expect(outcome.seconds >= 1.4 && outcome.seconds < 10, "took \(outcome.seconds) s")  // 0.5 s + 1 s apart
+        // Three attempts, 0.5 s and 1 s apart; each handshake may wait for the proxy up to the 2 s request limit on a
+        // loaded machine (a full run once took 11.9 s), and all of it stays within the reset's time limit.
+        #expect(outcome.seconds >= 1.4 && outcome.seconds < 20, "took \(outcome.seconds) s")
     }
 
     @Test func anExpiredCertificateIsSaidToBeExpired() async throws {
