@@ -3,8 +3,8 @@
 ///
 /// Each parameter is one 64-bit ``Entry``, and the first eight sit inline in the table: splitting the parameters
 /// of most links allocates nothing (those beyond eight go in a list).
-/// Names and values are decoded when they are read; one that holds a `%` is decoded here too, once, to check that
-/// it is UTF-8 and to compare duplicates.
+/// Names and values are decoded when they are read. Here, a piece with an escape that decodes above ASCII is decoded
+/// once to check that it is UTF-8, and a duplicate name is compared with the others decoding side by side.
 struct ParameterTable: Sendable {
     /// One parameter: where its piece starts, where its first `=` stands (its end when it has none) and where it
     /// ends, as 16-bit offsets, and three flags. (Percent-encoding at most triples the 16,384 bytes of a link and a
@@ -232,22 +232,21 @@ struct ParameterTable: Sendable {
     }
 
     /// Where a piece's percent-escapes are, and whether one of them decodes to a byte above ASCII.
-    struct Escapes {
+    private struct Escapes {
         var inName = false
         var inValue = false
         var aboveASCII = false
     }
 
-    /// The escapes of `piece`, whose first `=` is at `equals`, in one pass. A piece whose bytes are ASCII and whose
-    /// escapes all decode to ASCII (`%40`, `%2F`: the usual ones) is UTF-8 without being decoded. (`href` is ASCII;
-    /// the check of each byte keeps that from being assumed.)
+    /// The escapes of `piece`, whose first `=` is at `equals`, in one pass. `href` is ASCII (its serialisation
+    /// percent-encodes every byte above 0x7E), so a piece whose escapes all decode to ASCII (`%40`, `%2F`: the usual
+    /// ones) is UTF-8 without being decoded.
     private static func escapes(_ bytes: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>, equals: Int) -> Escapes {
         var escapes = Escapes()
         var index = piece.lowerBound
         while index < piece.upperBound {
             let byte = bytes[index]
             index += 1
-            if byte >= 0x80 { escapes.aboveASCII = true }
             guard byte == UInt8(ascii: "%") else { continue }
             if index <= equals { escapes.inName = true } else { escapes.inValue = true }
             // A first hex digit from `8` up is a byte from 0x80 up; anything else that may follow a `%` (`0`–`7`,

@@ -79,7 +79,7 @@ extension SystemdError {
             .peerCredentialsFailed(let code), .spawnFailed(let code), .busFailed(_, let code, _),
             .file(_, _, let code), .systemCall(_, let code):
             code
-        case .libsystemdMissing: Errno(rawValue: ENOENT)
+        case .libsystemdMissing: Errno(rawValue: ELIBACC)
         }
     }
 }

@@ -19,7 +19,7 @@ package enum Journal {
 
     /// Sends one entry: `MESSAGE=`, `PRIORITY=`, `SYSLOG_IDENTIFIER=` and `fields` (upper-case names).
     ///
-    /// - Throws: ``SystemdError/journalFailed(errno:)``.
+    /// - Throws: ``SystemdError/journalFailed(errno:)``, or ``SystemdError/libsystemdMissing(reason:)``.
     package static func send(
         _ message: String,
         priority: Priority,

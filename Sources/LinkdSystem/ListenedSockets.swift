@@ -15,7 +15,8 @@ package enum ListenedSockets {
     /// that children do not inherit them.
     ///
     /// - Returns: the sockets, none when the process was not socket-activated (or `LISTEN_PID` is another's).
-    /// - Throws: ``SystemdError/listenFailed(errno:)``.
+    /// - Throws: ``SystemdError/listenFailed(errno:)``, or ``SystemdError/libsystemdMissing(reason:)`` when
+    ///   `LISTEN_FDS` is set.
     package static func take() throws(SystemdError) -> [ListenedSocket] {
         try takeResult().get()
     }

@@ -30,10 +30,10 @@ package struct Notifier: Sendable {
     }
 
     private func send(_ state: String) throws(SystemdError) {
-        // Control characters other than the separating newlines are not part of the protocol.
-        let clean = String(state.unicodeScalars.filter { $0 == "\n" || $0.value >= 0x20 }.map(Character.init))
         // Without NOTIFY_SOCKET sd_notify does nothing; libsystemd is not loaded for it.
         guard let socketPath = getenv("NOTIFY_SOCKET").map({ String(cString: $0) }) else { return }
+        // Control characters other than the separating newlines are not part of the protocol.
+        let clean = String(state.unicodeScalars.filter { $0 == "\n" || $0.value >= 0x20 }.map(Character.init))
         let result: Int32
         if let calls = try? Libsystemd.calls() {
             result = calls.pointee.notify(0, clean)
@@ -44,7 +44,8 @@ package struct Notifier: Sendable {
     }
 
     /// What `sd_notify(3)` does for a path or abstract (`@…`) socket, for a machine without libsystemd: `state` in one
-    /// datagram. Returns 1 or -errno.
+    /// datagram. Returns 1 or -errno (EAFNOSUPPORT for an address that is neither, ENAMETOOLONG for one too long for
+    /// a socket address; sd_notify says EINVAL for both).
     package static func sendDatagram(_ state: String, to path: String) -> Int32 {
         var bytes = Array(path.utf8)
         guard !bytes.isEmpty, bytes[0] == UInt8(ascii: "/") || bytes[0] == UInt8(ascii: "@") else {
@@ -58,7 +59,8 @@ package struct Notifier: Sendable {
             for (index, byte) in bytes.enumerated() { buffer[index] = byte }
         }
         // An abstract address is exactly as long as its name; a path one ends with its NUL.
-        let length = MemoryLayout<sa_family_t>.size + bytes.count + (bytes[0] == 0 ? 0 : 1)
+        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path) ?? MemoryLayout<sa_family_t>.size
+        let length = pathOffset + bytes.count + (bytes[0] == 0 ? 0 : 1)
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return -errno }
         defer { _ = close(fd) }

@@ -13,7 +13,8 @@ extension SessionBus {
     /// out on is closed (`CloseNotification`). The body is sent as given: escape markup first.
     ///
     /// - Returns: whether the person pressed `accept`; `false` for `decline`, a dismissal, or no answer in time.
-    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` when it could not be shown.
+    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` when it could not be shown;
+    ///   ``SystemdError/libsystemdMissing(reason:)``.
     package static func ask(
         summary: String,
         body: String,

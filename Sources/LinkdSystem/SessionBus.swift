@@ -12,7 +12,7 @@ package enum SessionBus {
     /// it is not running (a `.service` file names it). Blocks until the app answers or `timeout` passes.
     ///
     /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` naming the bus error (e.g.
-    ///   `org.freedesktop.DBus.Error.ServiceUnknown`) or the errno.
+    ///   `org.freedesktop.DBus.Error.ServiceUnknown`) or the errno; ``SystemdError/libsystemdMissing(reason:)``.
     package static func openURIs(_ uris: [String], appID: String, timeout: Duration) throws(SystemdError) {
         try call(
             destination: appID,
@@ -32,6 +32,8 @@ package enum SessionBus {
 
     /// Shows a desktop notification: `org.freedesktop.Notifications.Notify(s app_name, u replaces_id, s app_icon,
     /// s summary, s body, as actions, a{sv} hints, i expire_timeout)`. The body is sent as given: escape markup first.
+    ///
+    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)``, or ``SystemdError/libsystemdMissing(reason:)``.
     package static func notify(summary: String, body: String, timeout: Duration) throws(SystemdError) {
         try call(
             destination: "org.freedesktop.Notifications",

@@ -39,8 +39,9 @@ import Testing
         try Data(app.utf8).write(to: world.config.appendingPathComponent("linkd/apps.d/dbus-test.json"))
         let mounts = try PrivateMount(
             setup: """
-                library=$(ldconfig -p | awk '$1 == "libsystemd.so.0" { print $NF; exit }')
-                mount --bind /dev/null "$(readlink -f "$library")"
+                for library in $(ldconfig -p | awk '$1 == "libsystemd.so.0" { print $NF }'); do
+                    mount --bind /dev/null "$(readlink -f "$library")"
+                done
                 """
         )
         defer { for pid in world.daemonPIDs() { kill(pid, SIGTERM) } }

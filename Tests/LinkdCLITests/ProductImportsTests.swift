@@ -15,20 +15,39 @@ struct ProductImportsTests {
         "Foundation", "FoundationNetworking", "FoundationInternationalization", "FoundationXML", "_FoundationICU",
     ]
 
-    /// `import X` lines of a file, attributes such as `@preconcurrency` and access levels left out.
+    static let accessLevels: Set<Substring> = ["public", "package", "internal", "fileprivate", "private"]
+    static let declarationKinds: Set<Substring> = [
+        "struct", "class", "enum", "protocol", "typealias", "func", "var", "let", "actor",
+    ]
+
+    /// The module of each `import` line of a file: attributes such as `@preconcurrency`, access levels, a kind
+    /// (`import struct M.T`) and a trailing comment left out.
     static func importedModules(of text: String) -> [String] {
         text.split(separator: "\n").compactMap { line in
-            let words = line.split(separator: " ").filter {
-                !$0.hasPrefix("@") && !["public", "internal"].contains($0)
-            }
-            guard words.count >= 2, words[0] == "import" else { return nil }
-            return String(words[words.count - 1].split(separator: ".")[0])
+            let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let words = code.split(separator: " ").filter { !$0.hasPrefix("@") && !accessLevels.contains($0) }
+            guard words.first == "import" else { return nil }
+            guard let path = words.dropFirst().first(where: { !declarationKinds.contains($0) }) else { return nil }
+            return String(path.split(separator: ".")[0])
         }
     }
 
     @Test func readsTheModuleOfEachImportLine() {
-        let text = "import Glibc\n@preconcurrency import Foundation\npublic import FoundationEssentials\n// import X"
-        #expect(Self.importedModules(of: text) == ["Glibc", "Foundation", "FoundationEssentials"])
+        let text = """
+            import Glibc
+            @preconcurrency import Foundation
+            public import FoundationEssentials
+            package import FoundationNetworking
+            private import struct FoundationXML.XMLParser
+            import Synchronization // for Mutex
+            // import X
+            """
+        #expect(
+            Self.importedModules(of: text) == [
+                "Glibc", "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML",
+                "Synchronization",
+            ]
+        )
     }
 
     @Test(arguments: productModules)

@@ -47,8 +47,10 @@ import Testing
         try Notifier().notifyReady()
     }
 
-    /// Without libsystemd the notifier sends the datagram itself: the same bytes libsystemd sends.
-    @Test func theDatagramSentWithoutLibsystemdIsTheOneLibsystemdSends() throws {
+    /// Without libsystemd the notifier sends the datagram itself: the same bytes libsystemd sends. (Where libsystemd
+    /// cannot be loaded, the notifier would compare its own datagram with itself: left out.)
+    @Test(.enabled(if: dlopen("libsystemd.so.0", RTLD_LAZY) != nil, "needs libsystemd to compare with"))
+    func theDatagramSentWithoutLibsystemdIsTheOneLibsystemdSends() throws {
         let fromLibsystemd = try received { try Notifier().notifyReady(status: "waiting for links") }
         var result: Int32 = 0
         let byHand = try received {
@@ -60,8 +62,8 @@ import Testing
         #expect(byHand == fromLibsystemd)
     }
 
-    /// An abstract socket (`@name`, as `systemd --user` may give) is reached by its name alone; a relative path or an
-    /// address of another family is refused, as sd_notify refuses it.
+    /// An abstract socket (`@name`, as `systemd --user` may give) is reached by its name alone; a relative path and a
+    /// path too long for a socket address are refused, as sd_notify refuses them (in its words: EINVAL for both).
     @Test func theDatagramReachesAnAbstractSocketAndRefusesOtherAddresses() throws {
         let name = "linkd-notify-test-\(getpid())"
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
