@@ -49,7 +49,8 @@ import Testing
         let running = {
             ((try? String(contentsOf: pids, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
         }
-        let stay = try world.script("stay.sh", "cat > /dev/null\necho $$ >> \(pids.path)\nexec sleep 120\n")
+        // The pid is written before the link is read: a link the daemon calls delivered (read whole) has its pid.
+        let stay = try world.script("stay.sh", "echo $$ >> \(pids.path)\ncat > /dev/null\nexec sleep 120\n")
         try world.writeApps(program: stay.path, slow: stay.path)
         defer { for pid in running() { kill(pid, SIGKILL) } }
         let daemon = try world.startDaemon(["--idle-exit", "30"], timeout: .seconds(5))
@@ -70,7 +71,7 @@ import Testing
         kill(running()[0], SIGTERM)
         waiting.waitUntilExit()
         #expect(waiting.terminationStatus == 0)
-        // Its program records its pid once it has read the link (a file another process writes: a poll).
+        // Its program has recorded its pid (a file another process writes: a poll).
         #expect(world.waitUntil(.seconds(5)) { running().count == 65 })
     }
 
