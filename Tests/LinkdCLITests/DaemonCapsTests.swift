@@ -35,7 +35,20 @@ import Testing
         #expect(world.waitUntil(.seconds(5)) { (try? world.run(["open", "myapp://inbox/1"]))?.status == 0 })
         let line = try #require(subscribers[0].readLine())
         #expect(line.contains(#""url": "myapp://inbox/1""#))
-        subscribers.append(try world.subscribe())
+        // The `linkd open` that got through has exited, but the daemon may not have seen its connection end yet: a
+        // subscription is refused (too_many_clients) until it has.
+        var subscriber: Int32?
+        let subscribed = world.waitUntil(.seconds(5)) {
+            guard let (fd, answer) = try? world.subscription() else { return false }
+            guard answer == DaemonHarness.subscribedLine else {
+                close(fd)
+                return false
+            }
+            subscriber = fd
+            return true
+        }
+        subscribers.append(try #require(subscriber))
+        #expect(subscribed)
         #expect(try world.run(["open", "myapp://note/2"]).status == 75, "full again: a new subscriber took the place")
         #expect(world.receivedPayloads().isEmpty, "no program ran for a refused link")
         #expect(world.spooledURLs().isEmpty)

@@ -132,9 +132,17 @@ extension DaemonHarness {
 
     /// A new connection subscribed to com.example.Notes's `forward` links; the caller closes it.
     func subscribe() throws -> Int32 {
+        let (fd, answer) = try subscription()
+        #expect(answer == Self.subscribedLine)
+        return fd
+    }
+
+    static let subscribedLine = #"{"ok": true, "app": "com.example.Notes", "state": "subscribed"}"#
+
+    /// A new connection that asked to subscribe, and the daemon's answer.
+    func subscription() throws -> (fd: Int32, answer: String?) {
         let fd = try connect()
         fd.send(#"{"op": "subscribe", "app": "com.example.Notes"}"# + "\n")
-        #expect(fd.readLine() == #"{"ok": true, "app": "com.example.Notes", "state": "subscribed"}"#)
-        return fd
+        return (fd, fd.readLine())
     }
 }
