@@ -124,23 +124,28 @@ package enum UnixSocket {
     /// The longest path a socket can have, in bytes: `sun_path` less its terminating NUL (107 on Linux).
     package static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-    /// Calls `body` with a `sockaddr_un` for `path`.
+    /// Calls `body` with a `sockaddr_un` for `path`, and its length: the whole structure for a path, the name alone
+    /// for an abstract socket (`@name`, as systemd writes one in `NOTIFY_SOCKET`).
     static func withAddress<Result>(
         _ path: String,
         _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemdError) -> Result
     ) throws(SystemdError) -> Result {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
+        var bytes = Array(path.utf8)
         guard bytes.count <= maximumPathLength else {
             throw .systemCall(operation: "use the socket path '\(path)'", errno: .nameTooLong)
         }
+        let isAbstract = bytes.first == UInt8(ascii: "@")
+        if isAbstract { bytes[0] = 0 }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             for (index, byte) in bytes.enumerated() { buffer[index] = byte }
         }
+        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path) ?? MemoryLayout<sa_family_t>.size
+        let length = isAbstract ? pathOffset + bytes.count : MemoryLayout<sockaddr_un>.size
         let result = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                Swift.Result { () throws(SystemdError) in try body(address, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                Swift.Result { () throws(SystemdError) in try body(address, socklen_t(length)) }
             }
         }
         return try result.get()

@@ -47,35 +47,22 @@ package struct Notifier: Sendable {
     /// datagram. Returns 1 or -errno (EAFNOSUPPORT for an address that is neither, ENAMETOOLONG for one too long for
     /// a socket address; sd_notify says EINVAL for both).
     package static func sendDatagram(_ state: String, to path: String) -> Int32 {
-        var bytes = Array(path.utf8)
-        guard !bytes.isEmpty, bytes[0] == UInt8(ascii: "/") || bytes[0] == UInt8(ascii: "@") else {
-            return -EAFNOSUPPORT
-        }
-        var address = sockaddr_un()
-        guard bytes.count <= MemoryLayout.size(ofValue: address.sun_path) - 1 else { return -ENAMETOOLONG }
-        if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 }
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
-        }
-        // An abstract address is exactly as long as its name; a path one ends with its NUL.
-        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path) ?? MemoryLayout<sa_family_t>.size
-        let length = pathOffset + bytes.count + (bytes[0] == 0 ? 0 : 1)
+        guard path.hasPrefix("/") || path.hasPrefix("@") else { return -EAFNOSUPPORT }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return -errno }
         defer { _ = close(fd) }
-        let sent = Array(state.utf8).withUnsafeBytes { message in
-            withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+        do throws(SystemdError) {
+            return try UnixSocket.withAddress(path) { address, length throws(SystemdError) in
+                let sent = Array(state.utf8).withUnsafeBytes { message in
                     retryingOnInterrupt {
-                        sendto(fd, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), address, socklen_t(length))
+                        sendto(fd, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), address, length)
                     }
                 }
+                if case .failure(let error) = sent { return -error.rawValue }
+                return 1
             }
-        }
-        switch sent {
-        case .success: return 1
-        case .failure(let error): return -error.rawValue
+        } catch {
+            return -error.errno.rawValue
         }
     }
 }
