@@ -13,7 +13,9 @@ enum ColdClickBenchmark {
     final class Manager {
         let root = URL(fileURLWithPath: "/tmp/linkd-bench-sd-\(getpid())")
         var home: URL { root.appendingPathComponent("home") }
-        var runtime: URL { root.appendingPathComponent("xrt") }
+        /// On a tmpfs, as logind's `/run/user/UID` is (``OpenBenchmark/RuntimeFolder``).
+        let runtimeFolder: OpenBenchmark.RuntimeFolder
+        var runtime: URL { runtimeFolder.url }
         var socket: String { runtime.path + "/linkd/socket" }
         var environment: [String: String] {
             ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": home.path, "XDG_RUNTIME_DIR": runtime.path]
@@ -22,13 +24,13 @@ enum ColdClickBenchmark {
 
         /// Installs the units of `packaging/systemd` (ExecStart at `linkd`) and starts the manager.
         init(linkd: String) throws {
+            runtimeFolder = try .make(named: "linkd-bench-sd-\(getpid())-xrt", fallback: root)
             let units = home.appendingPathComponent(".config/systemd/user")
             let wants = units.appendingPathComponent("sockets.target.wants")
             let apps = home.appendingPathComponent(".config/linkd/apps.d")
-            for folder in [wants, apps, runtime] {
+            for folder in [wants, apps] {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             }
-            chmod(runtime.path, 0o700)
             let packaging = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("packaging/systemd")
             for unit in ["linkd.socket", "linkd.service"] {
@@ -70,6 +72,7 @@ enum ColdClickBenchmark {
                 process.closeDescriptors()
             }
             try? FileManager.default.removeItem(at: root)
+            runtimeFolder.remove()
         }
     }
 

@@ -12,11 +12,35 @@ import LinkdSystem
 /// - `daemon_rss_*`: the daemon's resident memory idle and after 10,000 links.
 /// - `linkd_binary_bytes`: linkd stripped, as the package installs it.
 /// - `cold_click_ms`, `warm_click_under_systemd_ms`: ``ColdClickBenchmark``.
+/// - `runtime_folder_fs`: what `XDG_RUNTIME_DIR` (the socket and the spool) is on: `tmpfs`, as on a desktop, where
+///   logind mounts one at `/run/user/UID` — the spool's `fsync` is free there, and costs a disk write elsewhere.
 enum OpenBenchmark {
     struct World {
         let root: URL
+        let runtime: RuntimeFolder
         var environment: [String: String]
-        var socket: String { root.path + "/xrt/linkd/socket" }
+        var socket: String { runtime.url.path + "/linkd/socket" }
+    }
+
+    /// The `XDG_RUNTIME_DIR` of a benchmark: on a tmpfs like a desktop's (`/dev/shm`), else beside the rest on disk.
+    struct RuntimeFolder {
+        let url: URL
+        let isTmpfs: Bool
+
+        /// Makes `name` (mode 0700) in `/dev/shm` when a tmpfs is mounted there, else in `fallback`.
+        static func make(named name: String, fallback: URL) throws -> RuntimeFolder {
+            let mounts = (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
+            let isTmpfs = mounts.split(separator: "\n").contains { line in
+                let fields = line.split(separator: " ")
+                return fields.count > 2 && fields[1] == "/dev/shm" && fields[2] == "tmpfs"
+            }
+            let url = isTmpfs ? URL(fileURLWithPath: "/dev/shm/\(name)") : fallback.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            chmod(url.path, 0o700)
+            return RuntimeFolder(url: url, isTmpfs: isTmpfs)
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: url) }
     }
 
     /// The app every figure uses: an `exec` program that reads its link and nothing more, and a reset.
@@ -37,17 +61,13 @@ enum OpenBenchmark {
         let root = URL(fileURLWithPath: "/tmp/linkd-bench-\(getpid())")
         let apps = root.appendingPathComponent("config/linkd/apps.d")
         try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(
-            at: root.appendingPathComponent("xrt"),
-            withIntermediateDirectories: true
-        )
-        chmod(root.appendingPathComponent("xrt").path, 0o700)
+        let runtime = try RuntimeFolder.make(named: "linkd-bench-\(getpid())-xrt", fallback: root)
         try Data(benchApp.utf8).write(to: apps.appendingPathComponent("bench.json"))
         var environment = ProcessInfo.processInfo.environment
-        environment["XDG_RUNTIME_DIR"] = root.path + "/xrt"
+        environment["XDG_RUNTIME_DIR"] = runtime.url.path
         environment["XDG_CONFIG_HOME"] = root.path + "/config"
         environment["XDG_STATE_HOME"] = root.path + "/state"
-        return World(root: root, environment: environment)
+        return World(root: root, runtime: runtime, environment: environment)
     }
 
     /// Runs `path arguments` with stdin from `stdinPath`, output discarded; returns the wall time in ms.
@@ -90,7 +110,10 @@ enum OpenBenchmark {
 
     static func run() throws {
         let world = try makeWorld()
-        defer { try? FileManager.default.removeItem(at: world.root) }
+        defer {
+            try? FileManager.default.removeItem(at: world.root)
+            world.runtime.remove()
+        }
         let daemon = try Subprocess([linkdPath, "daemon", "--idle-exit", "120"], environment: world.environment).spawn()
         let daemonPID = daemon.pid
         defer {
@@ -150,6 +173,7 @@ enum OpenBenchmark {
             ("daemon_rss_after_10000_links_mib", String(format: "%.1f", after)),
         ]
         results.append(("linkd_binary_bytes", String(strippedSize(of: linkdPath))))
+        results.append(("runtime_folder_fs", world.runtime.isTmpfs ? "tmpfs" : "disk"))
         if let reason = ColdClickBenchmark.unavailableReason {
             print("cold_click: skipped (\(reason))")
         } else {
