@@ -134,10 +134,13 @@ enum LinkURLParser {
         if let hash = scan.firstHash {
             output.append(numberSign)
             let start = output.count
-            append(input[(hash + 1)...], .fragment, scan, to: &output)
+            // Hash-router sites produce `…/#/#access_token=…`: the parameters follow the last `#` (written as it is),
+            // where the output stands once what comes before it is written — encoding may have moved it.
+            let lastHash = scan.lastHash ?? hash
+            append(input[(hash + 1)..<(lastHash + 1)], .fragment, scan, to: &output)
+            fragmentParametersStart = output.count
+            append(input[(lastHash + 1)...], .fragment, scan, to: &output)
             fragmentRange = start..<output.count
-            // Hash-router sites produce `…/#/#access_token=…`: the parameters follow the last `#`.
-            fragmentParametersStart = output.count - (input.count - (scan.lastHash ?? hash) - 1)
         }
         return LinkURL.Layout(
             schemeEnd: schemeEnd,

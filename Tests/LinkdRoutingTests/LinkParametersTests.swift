@@ -217,6 +217,8 @@ import Testing
         let pieces = [
             "a", "b", "code", "=", "=", "&", "&", "&a=", "&b=", "=1", "=2", "+", "x", "%41", "%2B", "%26", "%3D",
             "%C3%A9", "~", "%FF", "A", "%7E", "%9F", "%c3%a9", "%e9",
+            // Characters the serialisation encodes itself: a link with no `%` of its own has only those escapes.
+            "\u{E9}", "\u{1F600}", "|", "\"", "<b>", "^",
         ]
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func text(_ length: Int) -> String {
@@ -253,6 +255,19 @@ import Testing
     @Test func refusesValuesThatAreNotUTF8() {
         #expect(refusal("myapp://cb?token=%FF%FE")?.reason == .invalidUTF8)
         #expect(refusal("myapp://cb#token=%C3")?.part == .fragment)
+    }
+
+    @Test func readsTheFragmentsParametersWhereTheyStandOnceEncoded() throws {
+        // The parameters follow the last `#`: encoding what comes before or after it moves them in `href`.
+        let expired = try parameters(
+            "myapp://cb#error=access_denied&error_description=Lien+expir\u{E9}&error_code=otp_expired"
+        )
+        #expect(expired["error"] == "access_denied")
+        #expect(expired["error_description"] == "Lien expir\u{E9}")
+        #expect(expired["error_code"] == "otp_expired")
+        let routed = try parameters("https://example.com/#/r\u{E9}set/<b>#n\u{E9}=1&code=<c>")
+        #expect(routed.parameters.map(\.name) == ["n\u{E9}", "code"])
+        #expect(routed["code"] == "<c>")
     }
 
     @Test func decodesUTF8Values() throws {
