@@ -12,6 +12,8 @@ struct InputScan {
     var lastHash: Int? { finalHash >= 0 ? finalHash : nil }
     /// Where the last byte to percent-encode stands (-1: none); the bytes after it are copied as they are.
     private(set) var lastToEncode = -1
+    /// Whether the input holds a `%` (then each is followed by two hex digits, or the scan refused it).
+    private(set) var hasPercent = false
 
     // Plain words, -1 for none: the parser reads them as soon as the scan returns, and a load of an optional's
     // tag as part of a wider word waits for the byte-sized store that wrote it.
@@ -76,7 +78,9 @@ struct InputScan {
     ///   `bad_percent_encoding` — in that order of precedence.
     init(_ input: UnsafeBufferPointer<UInt8>) throws(RouteError) {
         scan(input)  // in place: a copy of the finished scan would read its flags' fresh stores as wider words
-        if hasOffence || needsEncoding && input.contains(where: { $0 >= 0x80 }) && !InputCheck.isClean(input) {
+        // Every non-ASCII byte is one to encode: none stands after the last of those.
+        let head = UnsafeBufferPointer(rebasing: input[..<(lastToEncode + 1)])
+        if hasOffence || needsEncoding && head.contains(where: { $0 >= 0x80 }) && !InputCheck.isClean(head) {
             // The slow path reads scalars, so that Unicode white space and C1 controls are refused too, and names
             // the first offence in the order of precedence.
             try InputCheck.check(Array(input))
@@ -146,6 +150,7 @@ struct InputScan {
         case Class.refused:
             hasOffence = true
         case Class.percent:
+            hasPercent = true
             if index + 2 >= input.count || PercentEncoding.hexValue(input[index + 1]) == nil
                 || PercentEncoding.hexValue(input[index + 2]) == nil
             {

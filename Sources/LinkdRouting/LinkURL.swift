@@ -55,6 +55,7 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
         private static let opaquePathFlag: UInt8 = 2
         private static let hasQueryFlag: UInt8 = 4
         private static let hasFragmentFlag: UInt8 = 8
+        private static let ownEscapesFlag: UInt8 = 16
 
         init(
             schemeEnd: Int,
@@ -65,7 +66,8 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
             hasOpaquePath: Bool,
             queryRange: Range<Int>?,
             fragmentRange: Range<Int>?,
-            fragmentParametersStart: Int
+            fragmentParametersStart: Int,
+            escapesAreOwn: Bool = false
         ) {
             scheme = UInt16(schemeEnd)
             (hostStart, hostEnd) = (UInt16(hostRange.lowerBound), UInt16(hostRange.upperBound))
@@ -80,6 +82,7 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
             if hasOpaquePath { flags |= Self.opaquePathFlag }
             if queryRange != nil { flags |= Self.hasQueryFlag }
             if fragmentRange != nil { flags |= Self.hasFragmentFlag }
+            if escapesAreOwn { flags |= Self.ownEscapesFlag }
             self.flags = flags
             switch hostKind {
             case nil: (hostCode, ipv4) = (0, 0)
@@ -110,6 +113,10 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
         }
         /// Where the fragment's parameters start: after its last `#`.
         var fragmentParametersStart: Int { Int(parametersStart) }
+        /// Whether every percent-escape of `href` is one the serialisation wrote (the input held no `%`): each then
+        /// encodes a byte of the input, which is valid UTF-8, and the parameters, split at ASCII bytes, hold whole
+        /// sequences — they decode to UTF-8 without being checked.
+        var escapesAreOwn: Bool { flags & Self.ownEscapesFlag != 0 }
     }
 
     /// The serialisation, its layout and its parameters, shared by every copy of the link (a copy is one

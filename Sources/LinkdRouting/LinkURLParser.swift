@@ -151,7 +151,8 @@ enum LinkURLParser {
             hasOpaquePath: hasOpaquePath,
             queryRange: queryRange,
             fragmentRange: fragmentRange,
-            fragmentParametersStart: fragmentParametersStart
+            fragmentParametersStart: fragmentParametersStart,
+            escapesAreOwn: !scan.hasPercent
         )
     }
 

@@ -4,7 +4,8 @@
 /// Each parameter is one 64-bit ``Entry``, and the first eight sit inline in the table: splitting the parameters
 /// of most links allocates nothing (those beyond eight go in a list).
 /// Names and values are decoded when they are read. Here, a piece with an escape that decodes above ASCII is decoded
-/// once to check that it is UTF-8, and a duplicate name is compared with the others decoding side by side.
+/// once to check that it is UTF-8 (unless every escape is the serialisation's own), and a duplicate name is compared
+/// with the others decoding side by side.
 struct ParameterTable: Sendable {
     /// One parameter: where its piece starts, where its first `=` stands (its end when it has none) and where it
     /// ends, as 16-bit offsets, and three flags. (Percent-encoding at most triples the 16,384 bytes of a link and a
@@ -131,6 +132,8 @@ struct ParameterTable: Sendable {
     private var storedCount: UInt8 = 0
     /// Every `&`-separated piece, empty ones included, for the limit of ``LinkParameters/maximumCount``.
     private var pieceCount: UInt16 = 0
+    /// Whether the escapes are known to decode to UTF-8 (``LinkURL/Layout/escapesAreOwn``): nothing to check.
+    private var escapesAreUTF8 = false
 
     /// The number of distinct parameters.
     var count: Int { Int(storedCount) }
@@ -148,6 +151,7 @@ struct ParameterTable: Sendable {
 
     /// Splits the parameters of a link laid out as `layout` in `bytes`, its `href`, into this empty table.
     private mutating func split(_ bytes: UnsafeBufferPointer<UInt8>, _ layout: LinkURL.Layout) {
+        escapesAreUTF8 = layout.escapesAreOwn
         if let query = layout.queryRange { read(bytes, query, .query) }
         if let fragment = layout.fragmentRange {
             read(bytes, layout.fragmentParametersStart..<fragment.upperBound, .fragment)
@@ -207,7 +211,9 @@ struct ParameterTable: Sendable {
         guard equals > piece.lowerBound else { return }
         let escapes = hasPercent ? Self.escapes(bytes, piece, equals: equals) : Escapes()
         let entry = Entry(piece, equals: equals, part, namePercent: escapes.inName, valuePercent: escapes.inValue)
-        if escapes.aboveASCII && !(Self.isUTF8(entry.name, bytes) && Self.isUTF8(entry.value, bytes)) {
+        if escapes.aboveASCII && !escapesAreUTF8
+            && !(Self.isUTF8(entry.name, bytes) && Self.isUTF8(entry.value, bytes))
+        {
             failure = .invalidUTF8(part)
             return
         }

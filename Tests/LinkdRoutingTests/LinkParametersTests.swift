@@ -255,6 +255,9 @@ import Testing
     @Test func refusesValuesThatAreNotUTF8() {
         #expect(refusal("myapp://cb?token=%FF%FE")?.reason == .invalidUTF8)
         #expect(refusal("myapp://cb#token=%C3")?.part == .fragment)
+        // Escapes the serialisation wrote beside one of the link's own: the link's own is still checked.
+        #expect(refusal("https://example.com/?next=\u{FC}|\"x\"&token=%FF")?.reason == .invalidUTF8)
+        #expect(refusal("https://example.com/?next=%C3&n\u{E9}=1")?.reason == .invalidUTF8)
     }
 
     @Test func readsTheFragmentsParametersWhereTheyStandOnceEncoded() throws {
@@ -268,6 +271,17 @@ import Testing
         let routed = try parameters("https://example.com/#/r\u{E9}set/<b>#n\u{E9}=1&code=<c>")
         #expect(routed.parameters.map(\.name) == ["n\u{E9}", "code"])
         #expect(routed["code"] == "<c>")
+    }
+
+    @Test func readsTheEscapesTheSerialisationWrote() throws {
+        let link = try LinkURL(
+            parsing: "https://example.com/?next=/\u{FC}n\u{EF}code|\"page\"<b>&n\u{E9}=\u{1F600}#a=^"
+        )
+        #expect(link.query == "next=/%C3%BCn%C3%AFcode|%22page%22%3Cb%3E&n%C3%A9=%F0%9F%98%80")
+        let parameters = try link.parameters()
+        #expect(parameters["next"] == "/\u{FC}n\u{EF}code|\"page\"<b>")
+        #expect(parameters["n\u{E9}"] == "\u{1F600}")
+        #expect(parameters["a"] == "^")
     }
 
     @Test func decodesUTF8Values() throws {
