@@ -22,16 +22,23 @@ struct PercentEncodeSet: Sendable {
         self.added = added
     }
 
-    /// Whether some of sixteen bytes is in the set: controls, DEL and non-ASCII in two comparisons, then one
-    /// per character the set adds.
+    /// One bit for each of sixteen bytes that is in the set (byte 0 → bit 0): controls, DEL and non-ASCII in two
+    /// comparisons, then one per character the set adds.
     @inline(__always)
-    func containsSome(of block: SIMD16<UInt8>) -> Bool {
+    func members(of block: SIMD16<UInt8>) -> UInt32 {
         var hits = (block &- SIMD16(repeating: 0x20)) .>= SIMD16(repeating: 0x5F)  // below 0x20 or from 0x7F
         // A constant count of comparisons, which the compiler unrolls; the sets add ten characters at most, and
         // the lanes past a set's own repeat its first.
         for index in 0..<Self.maximumAdded { hits .|= block .== SIMD16(repeating: added[index]) }
         let lanes = unsafeBitCast(hits, to: SIMD2<UInt64>.self)  // `any(_:)` is not inlined; this is
-        return lanes[0] | lanes[1] != 0
+        guard lanes[0] | lanes[1] != 0 else { return 0 }
+        return UInt32(Self.compress(lanes[0])) | UInt32(Self.compress(lanes[1])) << 8
+    }
+
+    /// The top bit of each of a word's eight bytes, as eight bits (byte 0 → bit 0).
+    @inline(__always)
+    private static func compress(_ word: UInt64) -> UInt64 {
+        ((word & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) >> 56
     }
 
     /// The C0 control percent-encode set, used for opaque hosts and opaque paths.
@@ -75,7 +82,7 @@ public enum PercentEncoding {
     }
 
     /// Appends `bytes` to a link's serialisation, percent-encoding those in `set`: sixteen bytes at a time are
-    /// tested, and the runs between encoded bytes copied whole.
+    /// tested, only the bytes the test picked out are looked at, and the runs between them are copied whole.
     static func append(
         _ bytes: UnsafeBufferPointer<UInt8>.SubSequence,
         to output: inout OutputBuffer,
@@ -84,26 +91,27 @@ public enum PercentEncoding {
         let buffer = UnsafeBufferPointer(rebasing: bytes)
         guard let base = UnsafeRawPointer(buffer.baseAddress) else { return }
         var runStart = 0
+        @inline(__always)
+        func encode(at index: Int) {
+            if runStart < index { output.append(buffer[runStart..<index]) }
+            let byte = buffer[index]
+            output.append(UInt8(ascii: "%"))
+            output.append(hexDigit(byte >> 4))
+            output.append(hexDigit(byte & 0x0F))
+            runStart = index + 1
+        }
         var index = 0
+        while index + 16 <= buffer.count {
+            var members = set.members(of: base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self))
+            while members != 0 {
+                encode(at: index + members.trailingZeroBitCount)
+                members &= members - 1
+            }
+            index += 16
+        }
         while index < buffer.count {
-            if index + 16 <= buffer.count
-                && !set.containsSome(of: base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self))
-            {
-                index += 16
-                continue
-            }
-            let end = Swift.min(index + 16, buffer.count)
-            while index < end {
-                let byte = buffer[index]
-                if set.contains(byte) {
-                    if runStart < index { output.append(buffer[runStart..<index]) }
-                    output.append(UInt8(ascii: "%"))
-                    output.append(hexDigit(byte >> 4))
-                    output.append(hexDigit(byte & 0x0F))
-                    runStart = index + 1
-                }
-                index += 1
-            }
+            if set.contains(buffer[index]) { encode(at: index) }
+            index += 1
         }
         if runStart < buffer.count { output.append(buffer[runStart...]) }
     }
