@@ -81,18 +81,41 @@ enum InputCheck {
         return true
     }
 
-    /// The scalar of the UTF-8 sequence at `index` and its length, as the standard library's parser reads it;
-    /// `nil` when the sequence is not well formed.
-    private static func scalar(_ input: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)? {
-        var bytes = input[index...].makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        guard case .valid(let encoded) = parser.parseScalar(from: &bytes) else { return nil }
-        return (Unicode.UTF8.decode(encoded), encoded.count)
+    /// The scalar value of the UTF-8 sequence at `index` and its length; `nil` when the sequence is not well formed
+    /// (Unicode's table 3-7, which the standard library's parser follows: no overlong form, no surrogate, nothing
+    /// above U+10FFFF). Decoded by hand: a link holds few such sequences, and the generic parser costs more each.
+    @inline(__always)
+    private static func scalar(_ input: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
+        let lead = input[index]
+        func trailing(_ offset: Int, from low: UInt8 = 0x80, to high: UInt8 = 0xBF) -> UInt32? {
+            guard index + offset < input.count, low...high ~= input[index + offset] else { return nil }
+            return UInt32(input[index + offset] & 0x3F)
+        }
+        switch lead {
+        case 0xC2...0xDF:
+            guard let first = trailing(1) else { return nil }
+            return (UInt32(lead & 0x1F) << 6 | first, 2)
+        case 0xE0...0xEF:
+            let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
+            let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
+            guard let first = trailing(1, from: low, to: high), let second = trailing(2) else { return nil }
+            return (UInt32(lead & 0x0F) << 12 | first << 6 | second, 3)
+        case 0xF0...0xF4:
+            let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
+            let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+            guard let first = trailing(1, from: low, to: high), let second = trailing(2), let third = trailing(3)
+            else { return nil }
+            return (UInt32(lead & 0x07) << 18 | first << 12 | second << 6 | third, 4)
+        default:
+            return nil
+        }
     }
 
     /// Unicode White_Space (NBSP, U+2028, U+3000 … included).
-    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool { isWhitespace(scalar.value) }
+
+    private static func isWhitespace(_ value: UInt32) -> Bool {
+        switch value {
         // The whole White_Space property, a stable list (a table lookup of the property costs more than a link).
         case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
         default: false
@@ -100,9 +123,9 @@ enum InputCheck {
     }
 
     /// C0 and C1 controls and DEL.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
-    }
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { isControl(scalar.value) }
+
+    private static func isControl(_ value: UInt32) -> Bool { value < 0x20 || (value >= 0x7F && value <= 0x9F) }
 
     private static func describe(_ scalar: Unicode.Scalar) -> String {
         if scalar == "\\" { return "a backslash" }

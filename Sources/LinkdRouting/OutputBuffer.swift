@@ -51,6 +51,29 @@ struct OutputBuffer: ByteOutput {
         count += 1
     }
 
+    /// Appends `%` and the two upper-case hex digits of `byte`, in one step when writing.
+    mutating func appendEscape(_ byte: UInt8) {
+        let high = Self.hexDigit(byte >> 4)
+        let low = Self.hexDigit(byte & 0x0F)
+        guard let base, count + 3 <= base.count else {
+            // Verifying (or past the capacity, which traps there): byte by byte.
+            append(UInt8(ascii: "%"))
+            append(high)
+            append(low)
+            return
+        }
+        base[count] = UInt8(ascii: "%")
+        base[count + 1] = high
+        base[count + 2] = low
+        count += 3
+    }
+
+    /// The upper-case hex digit of `value` (0 to 15).
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") - 10 + value
+    }
+
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) {
         let source = UnsafeBufferPointer(rebasing: bytes)
         defer { count += source.count }

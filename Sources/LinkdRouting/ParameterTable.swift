@@ -166,7 +166,7 @@ struct ParameterTable: Sendable {
         let end = range.upperBound
         var start = range.lowerBound
         var equals: Int?
-        var hasPercent = false
+        var escapes = Escapes()
         var block = range.lowerBound
         while block < end {
             // Skip blocks of token characters in a loop that keeps everything in registers, two at a time first.
@@ -183,17 +183,20 @@ struct ParameterTable: Sendable {
                 case UInt8(ascii: "="):
                     if equals == nil { equals = offset }
                 case UInt8(ascii: "%"):
-                    hasPercent = true
+                    if equals == nil { escapes.inName = true } else { escapes.inValue = true }
+                    // A first hex digit from `8` up is a byte from 0x80 up; anything else that may follow a `%`
+                    // (`0`–`7`, or a character that is no hex digit, which then stays as it is) is ASCII.
+                    if offset + 1 < end && bytes[offset + 1] >= UInt8(ascii: "8") { escapes.aboveASCII = true }
                 default:
-                    take(bytes, start..<offset, equals: equals, part, hasPercent: hasPercent)
+                    take(bytes, start..<offset, equals: equals, part, escapes: escapes)
                     start = offset + 1
                     equals = nil
-                    hasPercent = false
+                    escapes = Escapes()
                 }
             }
             block += 16
         }
-        take(bytes, start..<end, equals: equals, part, hasPercent: hasPercent)
+        take(bytes, start..<end, equals: equals, part, escapes: escapes)
     }
 
     /// Counts a piece, and adds it while nothing was refused and the count is within the limit.
@@ -202,14 +205,13 @@ struct ParameterTable: Sendable {
         _ piece: Range<Int>,
         equals: Int?,
         _ part: LinkPart,
-        hasPercent: Bool
+        escapes: Escapes
     ) {
         pieceCount &+= 1
         guard failure == nil && pieceCount <= LinkParameters.maximumCount && !piece.isEmpty else { return }
         let equals = equals ?? piece.upperBound
         // An empty name (`=x`) is no parameter; a name with a `%` decodes to at least one byte.
         guard equals > piece.lowerBound else { return }
-        let escapes = hasPercent ? Self.escapes(bytes, piece, equals: equals) : Escapes()
         let entry = Entry(piece, equals: equals, part, namePercent: escapes.inName, valuePercent: escapes.inValue)
         if escapes.aboveASCII && !escapesAreUTF8
             && !(Self.isUTF8(entry.name, bytes) && Self.isUTF8(entry.value, bytes))
@@ -237,29 +239,13 @@ struct ParameterTable: Sendable {
         return 1 &<< UInt64(key & 63)
     }
 
-    /// Where a piece's percent-escapes are, and whether one of them decodes to a byte above ASCII.
+    /// Where a piece's percent-escapes are, and whether one of them decodes to a byte above ASCII: noted as the
+    /// piece is split. `href` is ASCII (its serialisation percent-encodes every byte above 0x7E), so a piece whose
+    /// escapes all decode to ASCII (`%40`, `%2F`: the usual ones) is UTF-8 without being decoded.
     private struct Escapes {
         var inName = false
         var inValue = false
         var aboveASCII = false
-    }
-
-    /// The escapes of `piece`, whose first `=` is at `equals`, in one pass. `href` is ASCII (its serialisation
-    /// percent-encodes every byte above 0x7E), so a piece whose escapes all decode to ASCII (`%40`, `%2F`: the usual
-    /// ones) is UTF-8 without being decoded.
-    private static func escapes(_ bytes: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>, equals: Int) -> Escapes {
-        var escapes = Escapes()
-        var index = piece.lowerBound
-        while index < piece.upperBound {
-            let byte = bytes[index]
-            index += 1
-            guard byte == UInt8(ascii: "%") else { continue }
-            if index <= equals { escapes.inName = true } else { escapes.inValue = true }
-            // A first hex digit from `8` up is a byte from 0x80 up; anything else that may follow a `%` (`0`–`7`,
-            // or a character that is no hex digit, which then stays as it is) is ASCII.
-            if index < piece.upperBound && bytes[index] >= UInt8(ascii: "8") { escapes.aboveASCII = true }
-        }
-        return escapes
     }
 
     private static func isUTF8(_ text: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -94,10 +94,7 @@ public enum PercentEncoding {
         @inline(__always)
         func encode(at index: Int) {
             if runStart < index { output.append(buffer[runStart..<index]) }
-            let byte = buffer[index]
-            output.append(UInt8(ascii: "%"))
-            output.append(hexDigit(byte >> 4))
-            output.append(hexDigit(byte & 0x0F))
+            output.appendEscape(buffer[index])
             runStart = index + 1
         }
         var index = 0
@@ -114,12 +111,6 @@ public enum PercentEncoding {
             index += 1
         }
         if runStart < buffer.count { output.append(buffer[runStart...]) }
-    }
-
-    /// The upper-case hex digit of `value` (0 to 15).
-    @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") - 10 + value
     }
 
     /// Whether `bytes` percent-decode to valid UTF-8 (as the standard library's parser reads it), without
