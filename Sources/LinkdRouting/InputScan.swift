@@ -12,6 +12,8 @@ struct InputScan {
     var lastHash: Int? { finalHash >= 0 ? finalHash : nil }
     /// Where the last byte to percent-encode stands (-1: none); the bytes after it are copied as they are.
     private(set) var lastToEncode = -1
+    /// Where the first byte to percent-encode stands (-1: none).
+    private(set) var firstToEncode = -1
     /// Whether the input holds a `%` (then each is followed by two hex digits, or the scan refused it).
     private(set) var hasPercent = false
 
@@ -78,9 +80,9 @@ struct InputScan {
     ///   `bad_percent_encoding` — in that order of precedence.
     init(_ input: UnsafeBufferPointer<UInt8>) throws(RouteError) {
         scan(input)  // in place: a copy of the finished scan would read its flags' fresh stores as wider words
-        // Every non-ASCII byte is one to encode: none stands after the last of those.
-        let head = UnsafeBufferPointer(rebasing: input[..<(lastToEncode + 1)])
-        if hasOffence || needsEncoding && head.contains(where: { $0 >= 0x80 }) && !InputCheck.isClean(head) {
+        // Every non-ASCII byte is one to encode: none stands outside the first and the last of those.
+        let encoded = UnsafeBufferPointer(rebasing: input[Swift.max(firstToEncode, 0)..<(lastToEncode + 1)])
+        if hasOffence || needsEncoding && encoded.contains(where: { $0 >= 0x80 }) && !InputCheck.isClean(encoded) {
             // The slow path reads scalars, so that Unicode white space and C1 controls are refused too, and names
             // the first offence in the order of precedence.
             try InputCheck.check(Array(input))
@@ -157,6 +159,7 @@ struct InputScan {
                 hasOffence = true
             }
         case Class.encoded:
+            if !needsEncoding { firstToEncode = index }
             needsEncoding = true
             lastToEncode = index
         case Class.question:

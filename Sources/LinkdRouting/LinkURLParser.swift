@@ -26,7 +26,11 @@ enum LinkURLParser {
         }
         guard !input.isEmpty else { throw .refused(.empty, part: .input, "the link is empty") }
         let scan = try InputScan(input)
-        if tryPlain && !scan.needsEncoding, let reading = PlainLink.read(input, scan) {
+        let pathEnd = scan.firstQuestion ?? scan.firstHash ?? input.count
+        if tryPlain && (!scan.needsEncoding || scan.firstToEncode > pathEnd), let reading = PlainLink.read(input, scan)
+        {
+            // Bytes to encode in the query or fragment only: the plain reading up to them, then those parts encoded.
+            if scan.needsEncoding { return PlainLink.serialise(input, reading, encodingAfterThePath: scan) }
             if reading.isVerbatim { return unchanged(input, original, reading.layout) }
             return LinkURL(href: PlainLink.serialise(input, reading), layout: reading.layout)
         }
@@ -121,27 +125,8 @@ enum LinkURLParser {
         let pathRange = pathStart..<output.count
         if output.diverged { return nil }
 
-        var queryRange: Range<Int>?
-        if let queryMark, queryMark < input.count, input[queryMark] == question {
-            output.append(question)
-            let start = output.count
-            let end = scan.firstHash ?? input.count
-            append(input[(queryMark + 1)..<end], isSpecial ? .specialQuery : .query, scan, to: &output)
-            queryRange = start..<output.count
-        }
-        var fragmentRange: Range<Int>?
-        var fragmentParametersStart = output.count
-        if let hash = scan.firstHash {
-            output.append(numberSign)
-            let start = output.count
-            // Hash-router sites produce `…/#/#access_token=…`: the parameters follow the last `#` (written as it is),
-            // where the output stands once what comes before it is written — encoding may have moved it.
-            let lastHash = scan.lastHash ?? hash
-            append(input[(hash + 1)..<(lastHash + 1)], .fragment, scan, to: &output)
-            fragmentParametersStart = output.count
-            append(input[(lastHash + 1)...], .fragment, scan, to: &output)
-            fragmentRange = start..<output.count
-        }
+        let query = queryMark.flatMap { $0 < input.count && input[$0] == question ? $0 : nil }
+        let tail = writeQueryAndFragment(input, query: query, isSpecial: isSpecial, scan, into: &output)
         return LinkURL.Layout(
             schemeEnd: schemeEnd,
             hostKind: hostKind,
@@ -149,11 +134,50 @@ enum LinkURLParser {
             port: port,
             pathRange: pathRange,
             hasOpaquePath: hasOpaquePath,
-            queryRange: queryRange,
-            fragmentRange: fragmentRange,
-            fragmentParametersStart: fragmentParametersStart,
+            queryRange: tail.query,
+            fragmentRange: tail.fragment,
+            fragmentParametersStart: tail.fragmentParametersStart,
             escapesAreOwn: !scan.hasPercent
         )
+    }
+
+    /// Where a link's query and fragment stand in its serialisation, and where the fragment's parameters start.
+    struct Tail {
+        var query: Range<Int>?
+        var fragment: Range<Int>?
+        var fragmentParametersStart: Int
+    }
+
+    /// Writes the query of `input` (after the `?` at `query`, when it has one) and its fragment (after the first
+    /// `#`), percent-encoded with the sets of a special or another scheme.
+    static func writeQueryAndFragment(
+        _ input: Bytes,
+        query: Int?,
+        isSpecial: Bool,
+        _ scan: InputScan,
+        into output: inout OutputBuffer
+    ) -> Tail {
+        var tail = Tail(fragmentParametersStart: 0)
+        if let query {
+            output.append(question)
+            let start = output.count
+            let end = scan.firstHash ?? input.count
+            append(input[(query + 1)..<end], isSpecial ? .specialQuery : .query, scan, to: &output)
+            tail.query = start..<output.count
+        }
+        tail.fragmentParametersStart = output.count
+        if let hash = scan.firstHash {
+            output.append(numberSign)
+            let start = output.count
+            // Hash-router sites produce `…/#/#access_token=…`: the parameters follow the last `#` (written as it is),
+            // where the output stands once what comes before it is written — encoding may have moved it.
+            let lastHash = scan.lastHash ?? hash
+            append(input[(hash + 1)..<(lastHash + 1)], .fragment, scan, to: &output)
+            tail.fragmentParametersStart = output.count
+            append(input[(lastHash + 1)...], .fragment, scan, to: &output)
+            tail.fragment = start..<output.count
+        }
+        return tail
     }
 
     /// Reads `scheme:` and writes it in lower case with its colon; returns the index after the colon and, for a

@@ -22,6 +22,8 @@ enum PlainLink {
         let addsSlash: Bool
         /// Where the path starts in the input.
         let pathStart: Int
+        /// Whether the scheme is special.
+        let isSpecial: Bool
 
         /// Whether the serialisation is the input itself.
         var isVerbatim: Bool { lowercased == 0 && droppedPort == nil && !addsSlash }
@@ -34,7 +36,7 @@ enum PlainLink {
     }
 
     /// The reading of `input`, or `nil` when it is not plain but for the changes a ``Reading`` names. `scan` must
-    /// not have seen a byte to encode.
+    /// not have seen a byte to encode before the end of the path.
     static func read(_ input: Bytes, _ scan: InputScan) -> Reading? {
         let count = input.count
         guard let (schemeEnd, schemeHasCapitals) = schemeEnd(input) else { return nil }
@@ -95,7 +97,8 @@ enum PlainLink {
             lowercased: lowercased,
             droppedPort: droppedPort,
             addsSlash: addsSlash,
-            pathStart: pathStart
+            pathStart: pathStart,
+            isSpecial: isSpecial
         )
     }
 
@@ -117,6 +120,46 @@ enum PlainLink {
             }
             return written + rest
         }
+    }
+
+    /// The serialisation of `input` read as `reading`, whose query or fragment holds bytes to encode (and nothing
+    /// before them does): the plain copy up to the end of the path, then those two parts written as the general road
+    /// writes them.
+    static func serialise(_ input: Bytes, _ reading: Reading, encodingAfterThePath scan: InputScan) -> LinkURL {
+        let pathEnd = scan.firstQuestion ?? scan.firstHash ?? input.count
+        let layout = reading.layout
+        var tail = LinkURLParser.Tail(fragmentParametersStart: 0)
+        // Percent-encoding at most triples a byte of the query and fragment.
+        let capacity = input.count + 1 + 2 * (input.count - pathEnd)
+        let href = String(unsafeUninitializedCapacity: capacity) { buffer in
+            var output = OutputBuffer(buffer)
+            let authorityEnd = reading.droppedPort?.lowerBound ?? reading.pathStart
+            for index in 0..<reading.lowercased { output.append(lowerCased(input[index])) }
+            output.append(input[reading.lowercased..<authorityEnd])
+            if reading.addsSlash { output.append(slash) }
+            output.append(input[reading.pathStart..<pathEnd])
+            tail = LinkURLParser.writeQueryAndFragment(
+                input,
+                query: scan.firstQuestion,
+                isSpecial: reading.isSpecial,
+                scan,
+                into: &output
+            )
+            return output.count
+        }
+        let encoded = LinkURL.Layout(
+            schemeEnd: layout.schemeEnd,
+            hostKind: layout.hostKind,
+            hostRange: layout.hostRange,
+            port: layout.port,
+            pathRange: layout.pathRange,
+            hasOpaquePath: false,
+            queryRange: tail.query,
+            fragmentRange: tail.fragment,
+            fragmentParametersStart: tail.fragmentParametersStart,
+            escapesAreOwn: !scan.hasPercent
+        )
+        return LinkURL(href: href, layout: encoded)
     }
 
     private static func lowerCased(_ byte: UInt8) -> UInt8 { isUpperLetter(byte) ? byte | 0x20 : byte }
