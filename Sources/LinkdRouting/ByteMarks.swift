@@ -28,19 +28,15 @@ enum ByteMarks {
         return mask
     }
 
-    /// Whether none of the sixteen bytes at `start` is marked: the test of the loop that skips token characters.
+    /// One bit for each of the thirty-two bytes at `start` that is marked (0 for none, found with one test).
     @inline(__always)
-    static func isClear(_ base: UnsafeRawPointer, at start: Int) -> Bool {
-        let words = hits(base.loadUnaligned(fromByteOffset: start, as: Lanes.self))
-        return words[0] | words[1] == 0
-    }
-
-    /// Whether none of the thirty-two bytes at `start` is marked: one test for two blocks.
-    @inline(__always)
-    static func isClearPair(_ base: UnsafeRawPointer, at start: Int) -> Bool {
+    static func pairMask(_ base: UnsafeRawPointer, at start: Int) -> UInt32 {
         let first = hits(base.loadUnaligned(fromByteOffset: start, as: Lanes.self))
-        let words = first | hits(base.loadUnaligned(fromByteOffset: start + 16, as: Lanes.self))
-        return words[0] | words[1] == 0
+        let second = hits(base.loadUnaligned(fromByteOffset: start + 16, as: Lanes.self))
+        let either = first | second
+        guard either[0] | either[1] != 0 else { return 0 }
+        return UInt32(compress(first[0])) | UInt32(compress(first[1])) << 8 | UInt32(compress(second[0])) << 16
+            | UInt32(compress(second[1])) << 24
     }
 
     @inline(__always)

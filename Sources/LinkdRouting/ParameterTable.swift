@@ -73,9 +73,23 @@ struct ParameterTable: Sendable {
         func equals(_ other: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard hasPercent || other.hasPercent else {
                 // Without `%`, decoding only turns `+` into a space, and a raw link holds no space: equal bytes or not.
-                guard range.count == other.range.count else { return false }
+                guard range.count == other.range.count, let base = UnsafeRawPointer(bytes.baseAddress) else {
+                    return range.count == other.range.count
+                }
+                // Eight bytes at a time: a repeated parameter's value is often a token hundreds of bytes long.
                 let (left, right) = (range.lowerBound, other.range.lowerBound)
-                for offset in 0..<range.count where bytes[left + offset] != bytes[right + offset] { return false }
+                var offset = 0
+                while offset + 8 <= range.count {
+                    let word = base.loadUnaligned(fromByteOffset: left + offset, as: UInt64.self)
+                    guard word == base.loadUnaligned(fromByteOffset: right + offset, as: UInt64.self) else {
+                        return false
+                    }
+                    offset += 8
+                }
+                while offset < range.count {
+                    guard bytes[left + offset] == bytes[right + offset] else { return false }
+                    offset += 1
+                }
                 return true
             }
             // Decoded side by side, without building either.
@@ -169,13 +183,21 @@ struct ParameterTable: Sendable {
         var escapes = Escapes()
         var block = range.lowerBound
         while block < end {
-            // Skip blocks of token characters in a loop that keeps everything in registers, two at a time first.
-            while block + 32 <= end && ByteMarks.isClearPair(base, at: block) { block += 32 }
-            while block + 16 <= end && ByteMarks.isClear(base, at: block) { block += 16 }
-            guard block < end else { break }
-            var mask =
-                bytes.count >= 16
-                ? ByteMarks.mask(bytes, at: block, end: end) : ByteMarks.shortMask(bytes, at: block, end: end)
+            // Thirty-two bytes at a time, each block's marks computed once: token characters are skipped in a
+            // loop that keeps everything in registers, and a block with marks gives their places as one mask.
+            var mask: UInt32 = 0
+            while block + 32 <= end {
+                mask = ByteMarks.pairMask(base, at: block)
+                if mask != 0 { break }
+                block += 32
+            }
+            let width = block + 32 <= end ? 32 : 16
+            if width == 16 {
+                guard block < end else { break }
+                mask =
+                    bytes.count >= 16
+                    ? ByteMarks.mask(bytes, at: block, end: end) : ByteMarks.shortMask(bytes, at: block, end: end)
+            }
             while mask != 0 {
                 let offset = block + mask.trailingZeroBitCount
                 mask &= mask - 1
@@ -194,7 +216,7 @@ struct ParameterTable: Sendable {
                     escapes = Escapes()
                 }
             }
-            block += 16
+            block += width
         }
         take(bytes, start..<end, equals: equals, part, escapes: escapes)
     }

@@ -23,9 +23,10 @@ import Testing
         #expect(found["absent"] == nil)
     }
 
-    @Test func findsEverySeparatorWhereverItFallsInABlockOfSixteen() throws {
-        // `&`, `=` and `%` at every offset of a block, in the last partial block, and in a part shorter than one.
-        for length in 0...40 {
+    @Test func findsEverySeparatorWhereverItFallsInABlock() throws {
+        // `&`, `=` and `%` at every offset of a pair of blocks of sixteen (read together), of the single block
+        // and the partial one that end a part, and in a part shorter than one.
+        for length in 0...72 {
             let value = String(repeating: "z", count: length)
             for prefix in ["myapp://cb#", "https://h.example/?", "myapp://cb?q=1#x=2&"] {
                 let found = try parameters(prefix + "a=\(value)&b=\(value)%41=&c&d=e=f&&")
@@ -95,6 +96,18 @@ import Testing
         )
         // Encodings that decode to different values conflict too.
         #expect(refusal("myapp://cb?t=a+b&t=a%2Bb")?.reason == .conflictingParameter)
+    }
+
+    @Test func comparesLongValuesToTheirLastByte() throws {
+        // Values compared eight bytes at a time, then the rest one by one: a difference in any byte is seen.
+        let token = String(repeating: "abcdefgh", count: 5) + "xyz"
+        #expect(try parameters("myapp://cb?token=\(token)#token=\(token)")["token"] == token)
+        for offset in [0, 7, 8, 39, 40, 42] {
+            var bytes = Array(token.utf8)
+            bytes[offset] = UInt8(ascii: "Q")
+            let other = String(decoding: bytes, as: UTF8.self)
+            #expect(refusal("myapp://cb?token=\(token)#token=\(other)")?.reason == .conflictingParameter, "\(offset)")
+        }
     }
 
     @Test func comparesNamesAsTheyDecode() throws {
