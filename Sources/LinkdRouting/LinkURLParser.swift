@@ -47,8 +47,11 @@ enum LinkURLParser {
                 if !check.diverged { throw error }
             }
         }
-        // Percent-encoding at most triples a byte; a normalised IPv4 or IPv6 host grows by fewer than 48 bytes.
-        let capacity = (scan.needsEncoding ? input.count * 3 : input.count) + 48
+        // Percent-encoding triples a byte to encode (every byte a percent-encode set holds that the strict reading
+        // lets through is one the scan marks, so all stand between its first and its last); a normalised IPv4 or
+        // IPv6 host grows by fewer than 48 bytes.
+        let encoded = scan.needsEncoding ? scan.lastToEncode + 1 - scan.firstToEncode : 0
+        let capacity = input.count + 2 * encoded + 48
         var failure: RouteError?
         var layout: LinkURL.Layout?
         let href = String(unsafeUninitializedCapacity: capacity) { buffer in

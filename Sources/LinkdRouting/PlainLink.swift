@@ -129,8 +129,9 @@ enum PlainLink {
         let pathEnd = scan.firstQuestion ?? scan.firstHash ?? input.count
         let layout = reading.layout
         var tail = LinkURLParser.Tail(fragmentParametersStart: 0)
-        // Percent-encoding at most triples a byte of the query and fragment.
-        let capacity = input.count + 1 + 2 * (input.count - pathEnd)
+        // Percent-encoding triples a byte to encode, and all of them stand between the first and the last the scan
+        // saw (which is no more than it needs: a string of over 1 KiB costs more to allocate and free).
+        let capacity = input.count + 1 + 2 * (scan.lastToEncode + 1 - scan.firstToEncode)
         let href = String(unsafeUninitializedCapacity: capacity) { buffer in
             var output = OutputBuffer(buffer)
             let authorityEnd = reading.droppedPort?.lowerBound ?? reading.pathStart

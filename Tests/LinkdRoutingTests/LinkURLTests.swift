@@ -215,6 +215,23 @@ import Testing
         #expect(throws: Never.self) { try LinkURL(parsing: "myapp://r?" + String(repeating: "a", count: 16_374)) }
     }
 
+    @Test func writesTheLongestSerialisationsWithinTheirRoom() throws {
+        // Room is made for three bytes for each byte from the first to encode to the last, and 48 for a host
+        // written longer: links that take all of it, on the general road and on the plain one, as long as a link
+        // may be.
+        let fill = String(repeating: "\u{E9}<\"", count: 4_000)
+        let links = [
+            "myapp://h/" + fill, "https://h.example/?" + fill, "https://h.example/#" + fill,
+            "http://[::1]/" + fill, "http://0x7f.1/?" + fill, "myapp://h%C3%A9/" + fill,
+        ]
+        for text in links {
+            // Each `é<"` (four bytes) is written as twelve.
+            let href = try LinkURL(parsing: text).href
+            #expect(href.utf8.count >= text.utf8.count + 8 * 4_000, "\(text.prefix(20))")
+            #expect(href.hasSuffix(String(repeating: "%C3%A9%3C%22", count: 4_000)), "\(text.prefix(20))")
+        }
+    }
+
     @Test func hostileInputNeverCrashes() throws {
         var generator = SplitMix64(seed: 0x5EED)
         let alphabet = Array("ab:/?#@%2e.[]\\ \u{0}\u{7F}\u{A0}xn--0123456789&=+;:,".unicodeScalars)
