@@ -130,7 +130,7 @@ enum PlainLink {
         let layout = reading.layout
         var tail = LinkURLParser.Tail(fragmentParametersStart: 0)
         // Percent-encoding triples a byte to encode, and all of them stand between the first and the last the scan
-        // saw (which is no more than it needs: a string of over 1 KiB costs more to allocate and free).
+        // saw: no more room than that, since a link keeps its `href`'s allocation as long as it lives.
         let capacity = input.count + 1 + 2 * (scan.lastToEncode + 1 - scan.firstToEncode)
         let href = String(unsafeUninitializedCapacity: capacity) { buffer in
             var output = OutputBuffer(buffer)
