@@ -73,24 +73,13 @@ struct ParameterTable: Sendable {
         func equals(_ other: Text, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard hasPercent || other.hasPercent else {
                 // Without `%`, decoding only turns `+` into a space, and a raw link holds no space: equal bytes or not.
-                guard range.count == other.range.count, let base = UnsafeRawPointer(bytes.baseAddress) else {
-                    return range.count == other.range.count
-                }
+                guard range.count == other.range.count else { return false }
                 // Eight bytes at a time: a repeated parameter's value is often a token hundreds of bytes long.
-                let (left, right) = (range.lowerBound, other.range.lowerBound)
-                var offset = 0
-                while offset + 8 <= range.count {
-                    let word = base.loadUnaligned(fromByteOffset: left + offset, as: UInt64.self)
-                    guard word == base.loadUnaligned(fromByteOffset: right + offset, as: UInt64.self) else {
-                        return false
-                    }
-                    offset += 8
-                }
-                while offset < range.count {
-                    guard bytes[left + offset] == bytes[right + offset] else { return false }
-                    offset += 1
-                }
-                return true
+                return ByteKeyTable.equal(
+                    bytes,
+                    from: range.lowerBound,
+                    UnsafeBufferPointer(rebasing: bytes[other.range])
+                )
             }
             // Decoded side by side, without building either.
             var left = PercentEncoding.Decoder(bytes[range], plusAsSpace: true)

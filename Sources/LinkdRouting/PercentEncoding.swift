@@ -35,7 +35,9 @@ struct PercentEncodeSet: Sendable {
         return UInt32(Self.compress(lanes[0])) | UInt32(Self.compress(lanes[1])) << 8
     }
 
-    /// The top bit of each of a word's eight bytes, as eight bits (byte 0 → bit 0).
+    /// The top bit of each of a word's eight bytes, as eight bits (byte 0 → bit 0). ``ByteMarks`` has the same three
+    /// lines: one helper shared by both compiled here into 7% more instructions a parse of a link with bytes to
+    /// encode (callgrind over `linkd-bench route-sets-profile 'characters to encode'`).
     @inline(__always)
     private static func compress(_ word: UInt64) -> UInt64 {
         ((word & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) >> 56
