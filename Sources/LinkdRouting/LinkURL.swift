@@ -167,16 +167,16 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: borrowing String) throws(RouteError) {
         // A link kept as its own `href` is read through its UTF-8 view many times: make that contiguous once (a
         // native string already is, and is read without a copy).
-        guard text.isContiguousUTF8 else {
+        let parsed = text.utf8.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(RouteError) in try LinkURLParser.parse(bytes, original: copy text) }
+        }
+        guard let parsed else {
             var contiguous = copy text
             contiguous.makeContiguousUTF8()
             self = try LinkURL(parsing: contiguous)
             return
         }
-        // A span's pointer carries the typed error through (`withUTF8` would make it untyped).
-        self = try text.utf8.span.withUnsafeBufferPointer { (bytes) throws(RouteError) in
-            try LinkURLParser.parse(bytes, original: copy text)
-        }
+        self = try parsed.get()
     }
 
     /// Parses raw bytes strictly; bytes that are not UTF-8 are refused as `invalid_utf8`.
@@ -194,7 +194,13 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     func withBytes<Result, Failure: Error>(
         _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try storage.href.utf8.span.withUnsafeBufferPointer(body)
+        // Through the view's contiguous storage, which is inlined (its `span` is a call): `href` is native or
+        // contiguous, so the storage is always there.
+        let result = storage.href.utf8.withContiguousStorageIfAvailable { bytes in
+            Swift.Result { () throws(Failure) in try body(bytes) }
+        }
+        guard let result else { preconditionFailure("a link's href is contiguous") }
+        return try result.get()
     }
 
     /// `href`'s UTF-8 bytes from `range`.
