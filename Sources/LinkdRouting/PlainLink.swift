@@ -174,6 +174,7 @@ enum PlainLink {
     /// Where the colon after the scheme stands, and whether the scheme has capitals.
     private static func schemeEnd(_ input: Bytes) -> (Int, Bool)? {
         guard isLowerLetter(input[0] | 0x20) else { return nil }
+        if let lanes = AuthorityLanes.schemeEnd(input) { return lanes }
         var hasCapitals = isUpperLetter(input[0])
         var index = 1
         while index < input.count {
@@ -199,27 +200,27 @@ enum PlainLink {
         _ input: Bytes,
         from start: Int
     ) -> (end: Int, hasCapitals: Bool, lastLabelIsNumeric: Bool)? {
-        var index = start
-        var labelStart = start
-        var hasCapitals = false
-        while index < input.count {
-            let byte = input[index]
+        // Letters, digits and dots sixteen bytes at a time while sixteen remain; the byte that stops that reading
+        // (a hyphen, the host's end, a byte no plain host holds) and the last few bytes one at a time.
+        var labels = AuthorityLanes.HostState(index: start, labelStart: start)
+        while true {
+            guard AuthorityLanes.skipHostLabels(input, &labels) else { return nil }
+            guard labels.index < input.count else { break }
+            let byte = input[labels.index]
             if isLowerLetter(byte) || isDigit(byte) {
-                index += 1
+                // Read here only within the last sixteen bytes.
             } else if isUpperLetter(byte) {
-                hasCapitals = true
-                index += 1
+                labels.hasCapitals = true
             } else if byte == UInt8(ascii: "-") {
-                if index == labelStart + 2 && input[labelStart] | 0x20 == UInt8(ascii: "x")
+                let labelStart = labels.labelStart
+                if labels.index == labelStart + 2 && input[labelStart] | 0x20 == UInt8(ascii: "x")
                     && input[labelStart + 1] | 0x20 == UInt8(ascii: "n")
                 {
                     return nil
                 }
-                index += 1
             } else if byte == UInt8(ascii: ".") {
-                guard index > labelStart else { return nil }
-                index += 1
-                labelStart = index
+                guard labels.index > labels.labelStart else { return nil }
+                labels.labelStart = labels.index + 1
             } else if byte == UInt8(ascii: ":") || byte == slash || byte == UInt8(ascii: "?")
                 || byte == UInt8(ascii: "#")
             {
@@ -227,9 +228,10 @@ enum PlainLink {
             } else {
                 return nil
             }
+            labels.index += 1
         }
-        guard labelStart < index else { return nil }
-        return (index, hasCapitals, isDigit(input[labelStart]))
+        guard labels.labelStart < labels.index else { return nil }
+        return (labels.index, labels.hasCapitals, isDigit(input[labels.labelStart]))
     }
 
     /// A port of one to five digits without a leading zero, up to 65535, ending the authority; and where it ends.

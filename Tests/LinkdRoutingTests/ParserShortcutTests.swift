@@ -55,6 +55,12 @@ import Testing
         }
     }
 
+    /// Whether `link` reads the same on the plain road and on the written one.
+    static func readsTheSameOnEveryRoad(_ link: String) -> Bool {
+        let written = describe(parse(link, tryPlain: false, tryVerbatim: false))
+        return describe(parse(link, tryPlain: true, tryVerbatim: true)) == written
+    }
+
     @Test func readingInPlaceAgreesWithWritingTheSerialisation() {
         var disagreements: [String] = []
         for input in Self.corpus {
@@ -107,6 +113,15 @@ import Testing
         "myapp:///x", "myapp:cb", "myapp:/cb", "https:/h.example/", "javascript://h/", "https://[::1]/",
         "myapp://cb/../x", "1ab://cb", "1app://cb.example/x", "-app://cb.example/x", "myapp://cb.example.",
         "https://h.example.1/", "myapp://cb..example/",
+        // The same misses in hosts the plain reading tests sixteen bytes at a time, on either side of a block's end.
+        "https://h..example.com/reset?token=abc", "https://.h.example.com/reset?token=abc",
+        "https://abcdefghijklmno..example.com/reset", "https://abcdefghijklmn..o.example.com/reset",
+        "https://host.example.1/reset?token=abc", "https://a.b.c.host.example.12/reset?token=abc",
+        "https://h.example.com./reset?token=abc", "myapp://cb..example.com/reset?token=abc",
+        "https://a.b.c.d.xn--nxasmq6b/reset?t=1", "https://abcdefghijklmnop.xn--nxasmq6b/reset",
+        "https://Notes.Example.com/reset?token=abc", "https://notes.example.com/reset/./x?token=abc",
+        "HTTPS://notes.example.com/reset?token=abc", "com.Example.App://reset#access_token=abc",
+        "com.example_app://reset#access_token=abc",
     ]
 
     @Test func thePlainReadingTakesOnlyLinksTheGeneralRoadLeavesAsTheyAre() throws {
@@ -155,10 +170,7 @@ import Testing
             let link = pick(schemes) + pick(separators) + host + pick(ports) + path + pick(tails)
             if (try? Self.readsPlainly(link)) == true { plain += 1 }
             if (try? Self.readsPlainlyEncodingTheTail(link)) == true { encodingTheTail += 1 }
-            let written = Self.describe(Self.parse(link, tryPlain: false, tryVerbatim: false))
-            if Self.describe(Self.parse(link, tryPlain: true, tryVerbatim: true)) != written {
-                disagreements.append(link)
-            }
+            if !Self.readsTheSameOnEveryRoad(link) { disagreements.append(link) }
         }
         #expect(disagreements == [])
         // The plain reading is really taken, not only refused, both ways.
@@ -187,13 +199,46 @@ import Testing
         }
         for link in links {
             if (try? Self.readsPlainly(link)) == true { plain += 1 }
-            let written = Self.describe(Self.parse(link, tryPlain: false, tryVerbatim: false))
-            if Self.describe(Self.parse(link, tryPlain: true, tryVerbatim: true)) != written {
-                disagreements.append(link)
-            }
+            if !Self.readsTheSameOnEveryRoad(link) { disagreements.append(link) }
         }
         #expect(disagreements == [])
         #expect(plain > 500)
+    }
+
+    /// 4,000 hosts of up to seven labels, each up to fourteen bytes of letters in either case, digits and hyphens
+    /// (some empty, some `xn--`), so that every kind of byte and every label boundary falls at every place of the
+    /// sixteen-byte blocks the plain reading tests at once; the same on every road.
+    @Test func hostsOfManyLabelsReadTheSameOnEveryRoad() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        let characters = Array("abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz0123456789ABCXYZ-")
+        let schemes = ["https", "myapp", "com.example.app", "HTTPS", "My+App"]
+        let endings = ["/reset?token=1#x", "", ":8443/p", ":443/", "?q=1", "#f", "./p", "_/p", "%41/p"]
+        var disagreements: [String] = []
+        var plain = 0
+        var plainCapitals = 0
+        for _ in 0..<4_000 {
+            let labels = (0..<(1 + next(7))).map { _ in
+                let label = String((0..<next(15)).map { _ in characters[next(characters.count)] })
+                return next(12) == 0 ? "xn--" + label : label
+            }
+            let host = labels.joined(separator: ".")
+            let link = schemes[next(schemes.count)] + "://" + host + endings[next(endings.count)]
+            if (try? Self.readsPlainly(link)) == true {
+                plain += 1
+                if host.contains(where: \.isUppercase) { plainCapitals += 1 }
+            }
+            if !Self.readsTheSameOnEveryRoad(link) { disagreements.append(link) }
+        }
+        #expect(disagreements == [])
+        // Taken, and not only for hosts in lower case (a custom scheme's host keeps its capitals).
+        #expect(plain > 400)
+        #expect(plainCapitals > 100)
     }
 
     @Test func aSerialisedLinkKeepsItsInputStringAndOthersAreWritten() throws {
