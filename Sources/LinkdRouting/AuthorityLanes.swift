@@ -67,12 +67,6 @@ enum AuthorityLanes {
     @inline(__always)
     private static func bits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 {
         let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
-        return UInt32(compress(words[0])) | UInt32(compress(words[1])) << 8
-    }
-
-    /// The top bit of each of a word's eight bytes, as eight bits (byte 0 → bit 0).
-    @inline(__always)
-    private static func compress(_ word: UInt64) -> UInt64 {
-        ((word & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) >> 56
+        return UInt32(ByteMarks.compress(words[0])) | UInt32(ByteMarks.compress(words[1])) << 8
     }
 }

@@ -55,9 +55,9 @@ enum ByteMarks {
         return unsafeBitCast(ampersand .| equals .| percent, to: SIMD2<UInt64>.self)
     }
 
-    /// The top bit of each of a word's eight bytes, as eight bits (byte 0 → bit 0).
+    /// The top bit of each of a word's eight bytes, as eight bits (byte 0 → bit 0); ``AuthorityLanes`` uses it too.
     @inline(__always)
-    private static func compress(_ word: UInt64) -> UInt64 {
+    static func compress(_ word: UInt64) -> UInt64 {
         ((word & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) >> 56
     }
 }
