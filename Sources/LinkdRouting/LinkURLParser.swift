@@ -108,7 +108,7 @@ enum LinkURLParser {
             if port == defaultPort { port = nil }
             if let port {
                 output.append(colon)
-                output.append(String(port))
+                output.append(decimal: port)
             }
         }
         // Verifying, the serialisation so far must stand where the input does (a default port dropped moves it).

@@ -97,4 +97,14 @@ struct OutputBuffer: ByteOutput {
     mutating func append(_ text: String) {
         for byte in text.utf8 { append(byte) }
     }
+
+    /// Appends the decimal digits of `value`, without leading zeros: a port, with no string in between.
+    mutating func append(decimal value: UInt16) {
+        var divisor: UInt16 = 10_000
+        while divisor > 1 && value < divisor { divisor /= 10 }
+        while divisor > 0 {
+            append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
+    }
 }
