@@ -1,7 +1,7 @@
 /// The layout of the commonest link, read without writing or comparing anything: a scheme, `//`, a host of ASCII
-/// letters, digits, dots and hyphens, an optional port, a path without dot segments, and no byte to encode.
-/// Most such links are their own serialisation; the others differ only in the case of the scheme or a special
-/// host, a default port, or the `/` of an empty special path, and are written in one copy.
+/// letters, digits, dots and hyphens (or an IPv6 address as it is serialised), an optional port, a path without dot
+/// segments, and no byte to encode. Most such links are their own serialisation; the others differ only in the case
+/// of the scheme or a special host, a default port, or the `/` of an empty special path, and are written in one copy.
 ///
 /// Any other shape gives `nil`, and the parser takes its general road; so this reading accepts only links that
 /// road accepts, with the same serialisation and layout (``ParserShortcutTests`` compare the two over every test
@@ -42,10 +42,8 @@ enum PlainLink {
         guard let (schemeEnd, schemeHasCapitals) = schemeEnd(input) else { return nil }
         let kind =
             schemeHasCapitals
-            ? withUnsafeTemporaryAllocation(of: UInt8.self, capacity: schemeEnd) { lowered in
-                for index in 0..<schemeEnd { lowered[index] = lowerCased(input[index]) }
-                return SchemeKind(Bytes(lowered))
-            } : SchemeKind(Bytes(rebasing: input[..<schemeEnd]))
+            ? kindOfCapitalScheme(Bytes(rebasing: input[..<schemeEnd]))
+            : SchemeKind(Bytes(rebasing: input[..<schemeEnd]))
         let defaultPort: UInt16?
         switch kind {
         case .blocked: return nil
@@ -56,10 +54,14 @@ enum PlainLink {
         let hostStart = schemeEnd + 3
         guard hostStart < count, input[schemeEnd + 1] == slash, input[schemeEnd + 2] == slash,
             let (hostEnd, hostHasCapitals, lastLabelIsNumeric) = hostEnd(input, from: hostStart)
+                ?? ipv6HostEnd(input, from: hostStart)
         else { return nil }
-        // A special host whose last label starts with a digit is an IPv4 address: plain in its own form only.
+        // A special host whose last label starts with a digit is an IPv4 address: plain in its own form only. (An
+        // IPv6 address counts as numeric too, so that a name is told from it without another test.)
         var hostKind: LinkURL.Layout.HostKind = isSpecial ? .domain : .opaque
-        if isSpecial && lastLabelIsNumeric {
+        if lastLabelIsNumeric && input[hostStart] == UInt8(ascii: "[") {
+            hostKind = .ipv6
+        } else if isSpecial && lastLabelIsNumeric {
             guard let address = IPv4Parser.parseDottedDecimal(input[hostStart..<hostEnd]) else { return nil }
             hostKind = .ipv4(address)
         }
@@ -100,6 +102,16 @@ enum PlainLink {
             pathStart: pathStart,
             isSpecial: isSpecial
         )
+    }
+
+    /// The kind of a scheme with capitals, named in lower case. (Not inlined: its buffer on the stack would give
+    /// every plain reading the stack protector's prologue and epilogue.)
+    @inline(never)
+    private static func kindOfCapitalScheme(_ scheme: Bytes) -> SchemeKind {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scheme.count) { lowered in
+            for index in 0..<scheme.count { lowered[index] = lowerCased(scheme[index]) }
+            return SchemeKind(Bytes(lowered))
+        }
     }
 
     /// The serialisation of `input` read as `reading`, written in one copy.
@@ -232,6 +244,24 @@ enum PlainLink {
         }
         guard labels.labelStart < labels.index else { return nil }
         return (labels.index, labels.hasCapitals, isDigit(input[labels.labelStart]))
+    }
+
+    /// Where a bracketed IPv6 host ends, after its `]`, when the address stands as the serialisation writes it
+    /// (compressed, in lower case, without an IPv4 tail); `nil` for any other host, which the general road reads.
+    /// What follows the `]` is the caller's to check, as after a name: a port, or the path, query or fragment. The
+    /// address counts as numeric (`lastLabelIsNumeric`).
+    private static func ipv6HostEnd(
+        _ input: Bytes,
+        from start: Int
+    ) -> (end: Int, hasCapitals: Bool, lastLabelIsNumeric: Bool)? {
+        guard input[start] == UInt8(ascii: "["),
+            let close = input[(start + 1)...].firstIndex(of: UInt8(ascii: "]")),
+            let address = IPv6Address(input[(start + 1)..<close])
+        else { return nil }
+        var written = OutputBuffer(verifying: Bytes(rebasing: input[(start + 1)..<close]))
+        address.serialise(into: &written)
+        guard !written.diverged && written.count == close - start - 1 else { return nil }
+        return (close + 1, false, true)
     }
 
     /// A port of one to five digits without a leading zero, up to 65535, ending the authority; and where it ends.

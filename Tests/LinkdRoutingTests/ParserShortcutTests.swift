@@ -102,6 +102,8 @@ import Testing
         "wss://h.example/", "my+app.v2-x://h9.example/p", "myapp://cb.example", "myapp://callback9",
         "myapp://Cb",  // a custom scheme's host keeps its case
         "https://1.2.3.4/", "http://127.0.0.1:3000/cb",  // IPv4 addresses in their own form
+        "http://[::1]:3000/#error=x", "myapp://[2001:db8::ff00:42:8329]/cb", "https://[::]/",  // IPv6, as serialised
+        "https://[2001:db8::1]:8443/p?q=1",
     ]
     static let nearMisses = [
         "HTTPS://h.example/", "Myapp://cb", "https://H.example/", "https://xn--nxasmq6b.example/",
@@ -110,7 +112,7 @@ import Testing
         "https://h.example./", "https://.h.example/",
         "https://h..example/", "https://h.example", "https://h.example/./x", "https://h.example/x/..",
         "https://h.example/%2e/x", "https://h.example/a/.b", "https://u@h.example/", "https://h_x.example/",
-        "myapp:///x", "myapp:cb", "myapp:/cb", "https:/h.example/", "javascript://h/", "https://[::1]/",
+        "myapp:///x", "myapp:cb", "myapp:/cb", "https:/h.example/", "javascript://h/",
         "myapp://cb/../x", "1ab://cb", "1app://cb.example/x", "-app://cb.example/x", "myapp://cb.example.",
         "https://h.example.1/", "myapp://cb..example/",
         // The same misses in hosts the plain reading tests sixteen bytes at a time, on either side of a block's end.
@@ -122,6 +124,11 @@ import Testing
         "https://Notes.Example.com/reset?token=abc", "https://notes.example.com/reset/./x?token=abc",
         "HTTPS://notes.example.com/reset?token=abc", "com.Example.App://reset#access_token=abc",
         "com.example_app://reset#access_token=abc",
+        // IPv6 hosts written otherwise than the serialisation writes them, or not followed by the authority's end.
+        "https://[::1]", "https://[0:0:0:0:0:0:0:1]/", "https://[::A]/", "https://[::ffff:1.2.3.4]/", "https://[::1]x/",
+        "https://[::1", "https://[::1]]/", "https://[::1]:443/", "https://[::1]:0443/", "https://[]/", "https://[:1]/",
+        "https://[1::2::3]/", "https://[::1]@h/", "myapp://[::1]x", "myapp://[x]/", "https://[0::1]/",
+        "https://[1::2:0:0:0:3]/", "https://[::1]:/", "https://[::1]:99999/",
     ]
 
     @Test func thePlainReadingTakesOnlyLinksTheGeneralRoadLeavesAsTheyAre() throws {
@@ -239,6 +246,32 @@ import Testing
         // Taken, and not only for hosts in lower case (a custom scheme's host keeps its capitals).
         #expect(plain > 400)
         #expect(plainCapitals > 100)
+    }
+
+    /// 3,000 IPv6 hosts, a third as the serialisation writes them and the rest of random pieces (zero runs, hex
+    /// digits in either case, leading zeros, IPv4 tails, too many or too few pieces), followed by each way an
+    /// authority may go on or be broken; the same on every road, and the plain road takes those written as their
+    /// serialisation.
+    @Test func ipv6HostsReadTheSameOnEveryRoad() {
+        var random = SplitMix64(seed: 0x5851_F42D_4C95_7F2D)
+        func next(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &random) }
+        let pieces = ["0", "1", "ff", "db8", "2001", "0db8", "FF", "abcd", "", "", "1.2.3.4", "10000", "g"]
+        let serialised = ["::1", "::", "2001:db8::1", "2001:db8::ff00:42:8329", "fe80::1:2", "1:2:3:4:5:6:7:8"]
+        let schemes = ["https", "myapp", "http", "HTTPS"]
+        let endings = ["/", "", ":3000/#e=1", ":443/", ":0443/", ":/", "?q=1", "#f", "x/", "]/", "@h/", ":99999/"]
+        var disagreements: [String] = []
+        var plain = 0
+        for _ in 0..<3_000 {
+            let address =
+                next(3) == 0
+                ? serialised[next(serialised.count)]
+                : (0..<(2 + next(8))).map { _ in pieces[next(pieces.count)] }.joined(separator: ":")
+            let link = schemes[next(schemes.count)] + "://[" + address + "]" + endings[next(endings.count)]
+            if (try? Self.readsPlainly(link)) == true { plain += 1 }
+            if !Self.readsTheSameOnEveryRoad(link) { disagreements.append(link) }
+        }
+        #expect(disagreements == [])
+        #expect(plain > 100)
     }
 
     @Test func aSerialisedLinkKeepsItsInputStringAndOthersAreWritten() throws {
