@@ -65,8 +65,5 @@ enum AuthorityLanes {
 
     /// The lanes of `mask` that are set, as sixteen bits (lane 0 → bit 0).
     @inline(__always)
-    private static func bits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 {
-        let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
-        return UInt32(ByteMarks.compress(words[0])) | UInt32(ByteMarks.compress(words[1])) << 8
-    }
+    private static func bits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 { LaneBits.of(mask) }
 }

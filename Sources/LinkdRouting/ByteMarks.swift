@@ -28,36 +28,25 @@ enum ByteMarks {
         return mask
     }
 
-    /// One bit for each of the thirty-two bytes at `start` that is marked (0 for none, found with one test).
+    /// One bit for each of the thirty-two bytes at `start` that is marked (0 for none).
     @inline(__always)
     static func pairMask(_ base: UnsafeRawPointer, at start: Int) -> UInt32 {
-        let first = hits(base.loadUnaligned(fromByteOffset: start, as: Lanes.self))
-        let second = hits(base.loadUnaligned(fromByteOffset: start + 16, as: Lanes.self))
-        let either = first | second
-        guard either[0] | either[1] != 0 else { return 0 }
-        return UInt32(compress(first[0])) | UInt32(compress(first[1])) << 8 | UInt32(compress(second[0])) << 16
-            | UInt32(compress(second[1])) << 24
+        let first = marks(base.loadUnaligned(fromByteOffset: start, as: Lanes.self))
+        let second = marks(base.loadUnaligned(fromByteOffset: start + 16, as: Lanes.self))
+        return LaneBits.of(first) | LaneBits.of(second) << 16
     }
 
     @inline(__always)
     private static func mask(_ base: UnsafeRawPointer, at start: Int) -> UInt32 {
-        let words = hits(base.loadUnaligned(fromByteOffset: start, as: Lanes.self))
-        guard words[0] | words[1] != 0 else { return 0 }
-        return UInt32(compress(words[0])) | UInt32(compress(words[1])) << 8
+        LaneBits.of(marks(base.loadUnaligned(fromByteOffset: start, as: Lanes.self)))
     }
 
-    /// The marked lanes as 0xFF bytes in two words.
+    /// The marked lanes.
     @inline(__always)
-    private static func hits(_ lanes: Lanes) -> SIMD2<UInt64> {
+    private static func marks(_ lanes: Lanes) -> SIMDMask<SIMD16<Int8>> {
         let ampersand = lanes .== Lanes(repeating: Int8(bitPattern: UInt8(ascii: "&")))
         let equals = lanes .== Lanes(repeating: Int8(bitPattern: UInt8(ascii: "=")))
         let percent = lanes .== Lanes(repeating: Int8(bitPattern: UInt8(ascii: "%")))
-        return unsafeBitCast(ampersand .| equals .| percent, to: SIMD2<UInt64>.self)
-    }
-
-    /// The top bit of each of a word's eight bytes, as eight bits (byte 0 → bit 0); ``AuthorityLanes`` uses it too.
-    @inline(__always)
-    static func compress(_ word: UInt64) -> UInt64 {
-        ((word & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) >> 56
+        return ampersand .| equals .| percent
     }
 }

@@ -49,12 +49,9 @@ struct InputScan {
     private typealias Lanes = SIMD16<Int8>
 
     /// The bytes among sixteen that are not ``Class/boring`` (and `!`, `|` and `~`, which cost a closer look
-    /// only), as 0xFF bytes in two words. The comparisons compile to a handful of vector instructions.
+    /// only), as sixteen bits. The comparisons compile to a handful of vector instructions.
     @inline(__always)
-    private static func hits(_ lanes: Lanes) -> SIMD2<UInt64> {
-        // `any(_:)` is not inlined; the two halves as integers are.
-        unsafeBitCast(hitLanes(lanes), to: SIMD2<UInt64>.self)
-    }
+    private static func hits(_ lanes: Lanes) -> UInt32 { LaneBits.of(hitLanes(lanes)) }
 
     /// The same as lanes, -1 for a byte to look at. The comparisons pick disjoint sets of bytes, so adding their
     /// lanes (0 or -1) gives their union; or-ing the masks instead makes the compiler turn the union back into
@@ -98,13 +95,10 @@ struct InputScan {
         // Most bytes of a link are token characters: test them sixteen at a time, and look only at the bytes a
         // block's test picked out. Two blocks share one test of whether either picked out anything.
         while index + 32 <= count {
-            let first = Self.hitLanes(base.loadUnaligned(fromByteOffset: index, as: Lanes.self))
-            let second = Self.hitLanes(base.loadUnaligned(fromByteOffset: index + 16, as: Lanes.self))
-            let either = unsafeBitCast(first | second, to: SIMD2<UInt64>.self)
-            if either[0] | either[1] != 0 {
-                noteHits(unsafeBitCast(first, to: SIMD2<UInt64>.self), block: index, in: input)
-                noteHits(unsafeBitCast(second, to: SIMD2<UInt64>.self), block: index + 16, in: input)
-            }
+            let first = Self.hits(base.loadUnaligned(fromByteOffset: index, as: Lanes.self))
+            let second = Self.hits(base.loadUnaligned(fromByteOffset: index + 16, as: Lanes.self))
+            let both = first | second << 16
+            if both != 0 { noteHits(both, block: index, in: input) }
             index += 32
         }
         while index + 16 <= count {
@@ -126,22 +120,20 @@ struct InputScan {
         }
     }
 
-    /// Notes the bytes the test of the block at `block` picked out, those at offsets `isNew` accepts.
+    /// Notes the bytes the test of the block at `block` picked out (bit 0: the byte at `block`), those at offsets
+    /// `isNew` accepts.
     @inline(__always)
     private mutating func noteHits(
-        _ hits: SIMD2<UInt64>,
+        _ hits: UInt32,
         block: Int,
         in input: UnsafeBufferPointer<UInt8>,
         isNew: (Int) -> Bool = { _ in true }
     ) {
-        for half in 0..<2 {
-            var word = hits[half]
-            while word != 0 {
-                let bit = word.trailingZeroBitCount & ~7
-                let offset = block + half * 8 + bit >> 3
-                if isNew(offset) { note(Self.classify(input[offset]), at: offset, in: input) }
-                word &= ~(0xFF << UInt64(bit))
-            }
+        var bits = hits
+        while bits != 0 {
+            let offset = block + bits.trailingZeroBitCount
+            if isNew(offset) { note(Self.classify(input[offset]), at: offset, in: input) }
+            bits &= bits - 1
         }
     }
 

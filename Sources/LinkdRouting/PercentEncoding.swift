@@ -26,21 +26,16 @@ struct PercentEncodeSet: Sendable {
     /// comparisons, then one per character the set adds.
     @inline(__always)
     func members(of block: SIMD16<UInt8>) -> UInt32 {
-        var hits = (block &- SIMD16(repeating: 0x20)) .>= SIMD16(repeating: 0x5F)  // below 0x20 or from 0x7F
+        // Below 0x20 or from 0x7F: adding 0x60 moves 0x20...0x7E to -128...-34, so one signed comparison finds the
+        // rest (an unsigned one has no vector instruction, and the compiler may write it as a loop over the lanes).
+        // Each test's lanes are or-ed as integers: or-ing the masks, the compiler wrote the first test lane by lane.
+        func lanes(_ mask: SIMDMask<SIMD16<Int8>>) -> SIMD16<Int8> { unsafeBitCast(mask, to: SIMD16<Int8>.self) }
+        let shifted = unsafeBitCast(block &+ SIMD16(repeating: 0x60), to: SIMD16<Int8>.self)
+        var hits = lanes(shifted .> SIMD16(repeating: -34))
         // A constant count of comparisons, which the compiler unrolls; the sets add ten characters at most, and
         // the lanes past a set's own repeat its first.
-        for index in 0..<Self.maximumAdded { hits .|= block .== SIMD16(repeating: added[index]) }
-        let lanes = unsafeBitCast(hits, to: SIMD2<UInt64>.self)  // `any(_:)` is not inlined; this is
-        guard lanes[0] | lanes[1] != 0 else { return 0 }
-        return UInt32(Self.compress(lanes[0])) | UInt32(Self.compress(lanes[1])) << 8
-    }
-
-    /// The top bit of each of a word's eight bytes, as eight bits (byte 0 → bit 0). ``ByteMarks`` has the same three
-    /// lines: one helper shared by both compiled here into 7% more instructions a parse of a link with bytes to
-    /// encode (callgrind over `linkd-bench route-sets-profile 'characters to encode'`).
-    @inline(__always)
-    private static func compress(_ word: UInt64) -> UInt64 {
-        ((word & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) >> 56
+        for index in 0..<Self.maximumAdded { hits |= lanes(block .== SIMD16(repeating: added[index])) }
+        return LaneBits.of(hits)
     }
 
     /// The C0 control percent-encode set, used for opaque hosts and opaque paths.
