@@ -117,19 +117,17 @@ enum PlainLink {
     /// The serialisation of `input` read as `reading`, written in one copy.
     static func serialise(_ input: Bytes, _ reading: Reading) -> String {
         String(unsafeUninitializedCapacity: input.count + 1) { buffer in
-            var written = 0
-            for index in 0..<(reading.droppedPort?.lowerBound ?? reading.pathStart) {
-                buffer[written] = index < reading.lowercased ? lowerCased(input[index]) : input[index]
-                written += 1
-            }
+            guard let source = input.baseAddress, let target = buffer.baseAddress else { return 0 }
+            // The authority copied whole, then its first bytes put in lower case where they stand.
+            var written = reading.droppedPort?.lowerBound ?? reading.pathStart
+            target.update(from: source, count: written)
+            for index in 0..<reading.lowercased { target[index] = lowerCased(target[index]) }
             if reading.addsSlash {
-                buffer[written] = slash
+                target[written] = slash
                 written += 1
             }
             let rest = input.count - reading.pathStart
-            if rest > 0, let source = input.baseAddress, let target = buffer.baseAddress {
-                (target + written).update(from: source + reading.pathStart, count: rest)
-            }
+            (target + written).update(from: source + reading.pathStart, count: rest)
             return written + rest
         }
     }
