@@ -106,7 +106,9 @@ struct DaemonClient {
     ) async -> WireProtocol.Response? {
         guard let socket = connection?.socket, var reader = connection?.reader else { return nil }
         defer { connection = (socket, reader) }
-        while let line = try? await reader.nextLine(deadline: .now + Self.answerTimeout) {
+        while let read = try? await reader.nextLine(deadline: .now + Self.answerTimeout) {
+            guard !read.isCut else { return nil }  // no daemon says that much on one line
+            let line = read.bytes
             let object = try? JSONValue.parse(line)
             let reply: String
             if let question = object.flatMap(WireProtocol.PasswordQuestion.init) {

@@ -104,42 +104,32 @@ package struct AsyncSocket: Sendable {
     }
 }
 
-/// Splits a connection's bytes into lines of at most `limit` bytes.
+/// Reads a connection's bytes as lines of at most a limit of bytes (see ``LineFraming``: a longer line comes out cut,
+/// marked so, and the rest of it is skipped).
 package struct LineReader: Sendable {
-    /// A line longer than the limit arrived.
-    package struct LineTooLong: Error, Sendable {}
+    /// A line, whole or cut.
+    package typealias Line = LineFraming.Line
 
     private let socket: AsyncSocket
-    private let limit: Int
-    private var pending: [UInt8] = []
+    private var framing: LineFraming
     private var chunk: [UInt8] = []
 
     /// Reads lines from `socket`, each at most `limit` bytes without its LF.
     package init(_ socket: AsyncSocket, limit: Int) {
         self.socket = socket
-        self.limit = limit
+        framing = LineFraming(limit: limit)
     }
 
-    /// The next line without its LF, or `nil` at the end of the stream (a last line without LF is returned first).
+    /// The next line without its LF (cut at the limit when it is longer: ``LineFraming/Line/isCut``), or `nil` at
+    /// the end of the stream (a last line without LF is returned first).
     ///
-    /// - Throws: ``LineTooLong``, ``ReactorError/timedOut`` when nothing completes a line by `deadline`, or the
-    ///   socket's errors.
-    package mutating func nextLine(deadline: ContinuousClock.Instant?) async throws -> [UInt8]? {
+    /// - Throws: ``ReactorError/timedOut`` when nothing completes a line by `deadline`, or the socket's errors.
+    package mutating func nextLine(deadline: ContinuousClock.Instant?) async throws -> Line? {
         while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                guard newline <= limit else { throw LineTooLong() }
-                let line = Array(pending[..<newline])
-                pending.removeSubrange(...newline)
-                return line
-            }
-            guard pending.count <= limit else { throw LineTooLong() }
+            if let line = framing.nextLine() { return line }
             let count = try await socket.read(into: &chunk, deadline: deadline)
-            if count == 0 {
-                guard !pending.isEmpty else { return nil }
-                defer { pending.removeAll() }
-                return pending
-            }
-            pending.append(contentsOf: chunk[0..<count])
+            if count == 0 { return framing.finish() }
+            framing.append(chunk[0..<count])
         }
     }
 }

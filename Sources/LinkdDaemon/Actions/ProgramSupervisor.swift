@@ -68,6 +68,9 @@ final class ProgramSupervisor: Sendable {
         }
     }
 
+    /// The longest line of a program's output that is logged; the rest of a longer one is skipped.
+    static let lineLimit = 4_096
+
     private func supervise(_ watched: Watched, service: LinkService) async {
         let program = watched.program
         defer {
@@ -75,21 +78,18 @@ final class ProgramSupervisor: Sendable {
             slots.give()
         }
         if let output = program.output, let socket = try? AsyncSocket(output) {
-            var reader = LineReader(socket, limit: 4_096)
+            var reader = LineReader(socket, limit: Self.lineLimit)
             while true {
-                let line: [UInt8]
+                let line: LineReader.Line
                 do {
                     guard let next = try await reader.nextLine(deadline: nil) else { break }
                     line = next
-                } catch is LineReader.LineTooLong {
-                    continue  // the rest of an over-long line is read as the next ones
                 } catch {
                     return  // the daemon is stopping
                 }
-                service.log.info(
-                    "link \(watched.entryID): \(watched.name): \(redact(String(decoding: line, as: UTF8.self), watched))",
-                    watched.fields
-                )
+                let text = redact(String(decoding: line.bytes, as: UTF8.self), watched)
+                let mark = line.isCut ? " [cut: the line was longer than \(Self.lineLimit) bytes]" : ""
+                service.log.info("link \(watched.entryID): \(watched.name): \(text)\(mark)", watched.fields)
             }
         }
         guard let status = try? await program.exitStatus() else { return }

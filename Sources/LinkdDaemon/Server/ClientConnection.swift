@@ -14,7 +14,7 @@ actor ClientConnection {
     private var reader: LineReader?
     private var isGone = false
     /// Requests that arrived while a password was awaited (a client that sends ahead); served next, in order.
-    private var heldRequests: [[UInt8]] = []
+    private var heldRequests: [LineReader.Line] = []
     /// Whether the request being served came from a client that can ask the person to confirm a sign-in.
     private(set) var canConfirm = false
 
@@ -37,15 +37,16 @@ actor ClientConnection {
             let line: [UInt8]
             do {
                 guard let next = try await nextLine(deadline: .now + requestTimeout) else { return }
-                line = next
-            } catch is LineReader.LineTooLong {
-                let failure = WireProtocol.Failure(
-                    kind: .request,
-                    reason: "too_long",
-                    message: "a request line is at most \(WireProtocol.maximumLine) bytes"
-                )
-                try? await write(WireProtocol.Response.failed(failure).line, deadline: .now + .seconds(1))
-                return
+                guard !next.isCut else {
+                    let failure = WireProtocol.Failure(
+                        kind: .request,
+                        reason: "too_long",
+                        message: "a request line is at most \(WireProtocol.maximumLine) bytes"
+                    )
+                    try? await write(WireProtocol.Response.failed(failure).line, deadline: .now + .seconds(1))
+                    return
+                }
+                line = next.bytes
             } catch {
                 return  // silent for too long, gone, or shutting down
             }
@@ -78,12 +79,12 @@ actor ClientConnection {
 
     /// The next request line: one held while a password was awaited first, else the next line read (see
     /// ``LineReader/nextLine(deadline:)``).
-    func nextLine(deadline: ContinuousClock.Instant?) async throws -> [UInt8]? {
+    func nextLine(deadline: ContinuousClock.Instant?) async throws -> LineReader.Line? {
         if !heldRequests.isEmpty { return heldRequests.removeFirst() }
         return try await readLine(deadline: deadline)
     }
 
-    private func readLine(deadline: ContinuousClock.Instant?) async throws -> [UInt8]? {
+    private func readLine(deadline: ContinuousClock.Instant?) async throws -> LineReader.Line? {
         guard var current = reader else { return nil }  // a read is already in progress: none overlaps it
         reader = nil
         defer { reader = current }
@@ -141,7 +142,7 @@ actor ClientConnection {
             let deadline = ContinuousClock.now + Self.passwordTimeout
             while true {
                 guard let line = try await readLine(deadline: deadline) else { return nil }
-                let answer = try? JSONValue.parse(line)
+                let answer = line.isCut ? nil : try? JSONValue.parse(line.bytes)
                 if answer?["op"] != nil {
                     // Not the answer: a request sent ahead, kept for its turn (a bounded number of them).
                     guard heldRequests.count < 64 else { return nil }
