@@ -131,7 +131,8 @@ struct DaemonClient {
 
     /// Starts `linkd daemon` in a session of its own, in `/`, its output appended to the log (0600; the daemon sees
     /// that its standard error is the log and rotates it past 1 MiB), and waits until it reports `READY=1` (on a
-    /// `NOTIFY_SOCKET` of this client's) or exits. It inherits nothing of this client but its environment.
+    /// `NOTIFY_SOCKET` of this client's) or exits. It inherits nothing of this client but the variables of its
+    /// environment that ``DaemonEnvironment`` keeps.
     ///
     /// - Returns: whether the daemon reported that it listens before `deadline`.
     private func startDaemon(until deadline: ContinuousClock.Instant) async -> Bool {
@@ -142,7 +143,8 @@ struct DaemonClient {
         try? FileSystem.makePrivateDirectory(paths.runtimeDirectory)
         let readiness = try? ReadinessListener(path: paths.runtimeDirectory + "/start-\(getpid()).notify")
         defer { readiness?.close() }
-        var environment = ProcessInfo.processInfo.environment
+        // Only the documented environment: nothing of this client's own (LD_PRELOAD, SSLKEYLOGFILE …) reaches it.
+        var environment = DaemonEnvironment.filtered(ProcessInfo.processInfo.environment)
         environment["NOTIFY_SOCKET"] = readiness?.path
         var daemon = Subprocess([Self.executablePath, "daemon"], environment: environment, directory: "/")
         daemon.output = .descriptor(log)

@@ -22,6 +22,8 @@ package struct Daemon: Sendable {
     ///   already listens (one of several started together wins; the others say so and exit).
     package func run() async -> Int32 {
         signal(SIGPIPE, SIG_IGN)  // a client or program that goes away is an EPIPE, not the daemon's death
+        // Whoever started it (systemd, or the first `linkd open`), the daemon keeps only the documented environment.
+        ProcessHardening.replaceEnvironment(with: DaemonEnvironment.filtered(ProcessInfo.processInfo.environment))
         let log = DaemonLog.make()
         let notifier = Notifier()
         let paths: DaemonPaths

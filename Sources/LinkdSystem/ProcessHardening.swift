@@ -1,4 +1,6 @@
 import CSystemd
+import FoundationEssentials
+import Glibc
 
 /// What a linkd process does about its own memory, which holds tokens and passwords for a moment.
 package enum ProcessHardening {
@@ -12,5 +14,16 @@ package enum ProcessHardening {
     package static func forbidCoreDumps() throws(SystemdError) {
         let result = linkd_forbid_core_dumps()
         if result < 0 { throw .systemCall(operation: "forbid core dumps", errno: Errno(rawValue: -result)) }
+    }
+}
+
+extension ProcessHardening {
+    /// Makes this process's environment `environment`: every variable it does not name is removed (`unsetenv(3)`),
+    /// every one it names is set (`setenv(3)`). Call it first thing, before other threads read the environment and
+    /// before a library that reads it (libcurl) is loaded.
+    package static func replaceEnvironment(with environment: [String: String]) {
+        let names = ProcessInfo.processInfo.environment.keys
+        for name in names where environment[name] == nil { unsetenv(name) }
+        for (name, value) in environment { setenv(name, value, 1) }
     }
 }

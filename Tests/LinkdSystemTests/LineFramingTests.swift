@@ -43,7 +43,9 @@ import Testing
 
     @Test func anUnterminatedLongWriteEndsAsOneCutLine() {
         let pieces = [[UInt8]](repeating: [UInt8](repeating: UInt8(ascii: "A"), count: 1_000), count: 5)
-        #expect(lines(pieces, limit: 4_096) == [.init([UInt8](repeating: UInt8(ascii: "A"), count: 4_096), isCut: true)])
+        #expect(
+            lines(pieces, limit: 4_096) == [.init([UInt8](repeating: UInt8(ascii: "A"), count: 4_096), isCut: true)]
+        )
     }
 
     /// Ten megabytes without a LF, in 64 KiB pieces: one cut line, and between pieces nothing is held at all.

@@ -174,14 +174,16 @@ struct ExecAction: Action {
         return Array((object.serialized + "\n").utf8)
     }
 
-    /// The daemon's environment without what belongs to the daemon alone, with the fixed program search path
-    /// (never that of whichever client started the daemon), plus `LINKD_LINK_ID`.
+    /// The daemon's environment (what ``DaemonEnvironment`` keeps) without what belongs to the daemon alone, with
+    /// the fixed program search path (never that of whichever client started the daemon), plus `LINKD_LINK_ID`.
     static func environment(linkID: String) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        for key in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES", "NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC"] {
+        var environment = DaemonEnvironment.filtered(ProcessInfo.processInfo.environment)
+        for key in [
+            "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES", "NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC",
+            "JOURNAL_STREAM", "INVOCATION_ID", "MANAGERPID", "SYSTEMD_EXEC_PID",
+        ] {
             environment.removeValue(forKey: key)
         }
-        environment["PATH"] = XDGDirectories(environment: environment).programSearchPath
         environment["LINKD_LINK_ID"] = linkID
         return environment
     }
