@@ -1,0 +1,78 @@
+import Foundation
+import Glibc
+import LinkdTestSupport
+import Testing
+
+/// What an `exec` program writes reaches the log line by line, however it writes: a line over 4,096 bytes is logged
+/// cut, with a mark that says so, and the rest of it skipped; ten megabytes without a newline cost the daemon no more
+/// than reading them. A link mailed to make a program print a long line cannot wedge the daemon.
+@Suite(.ownThread) struct ProgramOutputTests {
+    /// A world with the app `com.example.Output`: `outapp://run/{id}` runs `body` (after it read its link).
+    static func world(_ body: String) throws -> (world: DaemonHarness, log: String) {
+        let world = try DaemonHarness()
+        let program = try world.script("writer.sh", "cat > /dev/null\n" + body)
+        let app = """
+            {"app": "com.example.Output", "links": [
+              {"match": "outapp://run/{id}", "action": {"exec": ["\(program.path)"]}}]}
+            """
+        try Data(app.utf8).write(to: world.config.appendingPathComponent("linkd/apps.d/output.json"))
+        return (world, world.root.appendingPathComponent("daemon.txt").path)
+    }
+
+    static func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    @Test func aLineOver4096BytesIsLoggedCutAndTheNextLineWhole() throws {
+        let (world, log) = try Self.world("head -c 5000 /dev/zero | tr '\\0' A\necho\necho after the long line\n")
+        let daemon = try world.startDaemon(stderrPath: log)
+        defer { daemon.terminate() }
+        #expect(try world.run(["open", "outapp://run/1"]).status == 0)
+        #expect(
+            world.waitUntil(.seconds(10)) { Self.text(log).contains(") exited with status 0") },
+            "\(Self.text(log))"
+        )
+        let lines = Self.text(log).split(separator: "\n")
+        let cut = try #require(lines.first { $0.contains("writer.sh: AAAA") })
+        let written = String(repeating: "A", count: 4_096) + " [cut: the line was longer than 4096 bytes] ("
+        #expect(cut.contains("writer.sh: " + written))
+        #expect(lines.contains { $0.contains("writer.sh: after the long line (") })
+    }
+
+    @Test func anUnterminatedLongWriteThenExitIsLoggedCutAndTheProgramReaped() throws {
+        let (world, log) = try Self.world("head -c 5000 /dev/zero | tr '\\0' B\nexit 3\n")
+        let daemon = try world.startDaemon(stderrPath: log)
+        defer { daemon.terminate() }
+        #expect(try world.run(["open", "outapp://run/1"]).status == 0)
+        #expect(
+            world.waitUntil(.seconds(10)) { Self.text(log).contains(") exited with status 3") },
+            "\(Self.text(log))"
+        )
+        #expect(Self.text(log).contains("BBBB [cut: the line was longer than 4096 bytes]"))
+    }
+
+    /// Three programs each write ten megabytes with no newline, then wait: meanwhile another link is delivered at
+    /// once, each program is reaped when it exits (its slot given back), and SIGTERM stops the daemon within its
+    /// bound while they still write.
+    @Test func tenMegabytesWithoutANewlineLeaveTheDaemonResponsive() throws {
+        let (world, log) = try Self.world(
+            "head -c 10000000 /dev/zero | tr '\\0' C\nsleep 1\nhead -c 10000000 /dev/zero | tr '\\0' C\n"
+        )
+        let daemon = try world.startDaemon(["--idle-exit", "60"], stderrPath: log)
+        for index in 1...3 { #expect(try world.run(["open", "outapp://run/\(index)"]).status == 0) }
+        let other = try world.run(["open", "myapp://note/7"])
+        #expect(other.status == 0, "\(other)")
+        #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 1 })
+        #expect(
+            world.waitUntil(.seconds(30)) {
+                Self.text(log).components(separatedBy: ") exited with status 0").count == 4
+            },
+            "\(Self.text(log).suffix(2_000))"
+        )
+        #expect(Self.text(log).components(separatedBy: "[cut: the line was longer than 4096 bytes]").count == 4)
+        // The slots are free again: 64 programs may run, and a next link starts one at once.
+        #expect(try world.run(["open", "outapp://run/4"]).status == 0)
+        let stopping = ContinuousClock.now
+        daemon.terminate()
+        daemon.waitUntilExit()
+        #expect(ContinuousClock.now - stopping < .seconds(10), "SIGTERM took \(ContinuousClock.now - stopping)")
+    }
+}
