@@ -35,6 +35,7 @@ struct linkd_systemd_api {
     __typeof__(sd_bus_message_read_basic) *_Nonnull bus_message_read_basic;
     __typeof__(sd_bus_message_read) *_Nonnull bus_message_read;
     __typeof__(sd_bus_message_is_signal) *_Nonnull bus_message_is_signal;
+    __typeof__(sd_bus_message_get_sender) *_Nonnull bus_message_get_sender;
 };
 
 /// Loads libsystemd.so.0 and looks up every call of the table. Returns a table that lives as long as the process,
@@ -71,6 +72,7 @@ static inline const struct linkd_systemd_api *_Nullable linkd_systemd_load(void)
     LINKD_SYSTEMD_FIND(bus_message_read_basic, sd_bus_message_read_basic)
     LINKD_SYSTEMD_FIND(bus_message_read, sd_bus_message_read)
     LINKD_SYSTEMD_FIND(bus_message_is_signal, sd_bus_message_is_signal)
+    LINKD_SYSTEMD_FIND(bus_message_get_sender, sd_bus_message_get_sender)
 #undef LINKD_SYSTEMD_FIND
     return api;
 }

@@ -12,6 +12,10 @@ extension SessionBus {
     /// (`Notify` with actions, then the `ActionInvoked` or `NotificationClosed` signal of its id); one that time ran
     /// out on is closed (`CloseNotification`). The body is sent as given: escape markup first.
     ///
+    /// Only the notification server answers: the notification goes to the unique name that owns
+    /// `org.freedesktop.Notifications`, and only that name's signals count, with an accept key drawn at random for this
+    /// notification; another connection on the bus that emits `ActionInvoked` presses nothing.
+    ///
     /// - Returns: whether the person pressed `accept`; `false` for `decline`, a dismissal, or no answer in time.
     /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` when it could not be shown;
     ///   ``SystemdError/libsystemdMissing(reason:)``.
@@ -22,10 +26,13 @@ extension SessionBus {
         decline: String,
         timeout: Duration
     ) throws(SystemdError) -> Bool {
+        // A fresh key for the accept button: no one else on the bus can name it ahead.
+        let key = "accept-" + (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
         let result = linkd_notification_ask(
             try Libsystemd.calls(),
             summary,
             body,
+            key,
             accept,
             decline,
             microseconds(timeout)

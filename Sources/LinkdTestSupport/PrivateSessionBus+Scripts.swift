@@ -47,18 +47,47 @@ extension PrivateSessionBus {
             case .id: #"invocation.return_value(GLib.Variant("(u)", (1,)))"#
             case .never: "unanswered.append(invocation)  # kept, so that GDBus never replies"
             case .error: #"invocation.return_dbus_error("org.freedesktop.DBus.Error.Failed", "the test server fails")"#
-            case .pressing(let key):
-                // Notification 7, answered as a person would, a moment later: the button, then the close.
+            case .pressing(let button):
+                // Notification 7, answered as a person would, a moment later: the button, then the close. A button's
+                // key is the one linkd sent for it (actions are key, label, key, label).
                 #"""
                 invocation.return_value(GLib.Variant("(u)", (7,)))
+                    key = actions[\#(button == .accept ? 0 : 2)]
                     def press():
-                        connection.emit_signal(None, path, interface, "ActionInvoked", GLib.Variant("(us)", (7, "\#(key)")))
+                        connection.emit_signal(None, path, interface, "ActionInvoked", GLib.Variant("(us)", (7, key)))
                         connection.emit_signal(None, path, interface, "NotificationClosed", GLib.Variant("(uu)", (7, 2)))
                         return False
                     GLib.timeout_add(200, press)
                 """#
+            case .forgedThenDismissed:
+                // Another connection on the bus presses the accept button (with the key linkd sent, and with
+                // "accept"), then, a second later, the person dismisses the notification.
+                #"""
+                invocation.return_value(GLib.Variant("(u)", (7,)))
+                    key = actions[0]
+                    def forge():
+                        other = Gio.DBusConnection.new_for_address_sync(
+                            Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION, None),
+                            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
+                            | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+                        for forged in (key, "accept"):
+                            other.emit_signal(None, path, interface, "ActionInvoked", GLib.Variant("(us)", (7, forged)))
+                        other.flush_sync(None)
+                        with open("\#(log).forged", "a") as out:
+                            out.write(other.get_unique_name() + "\n")
+                        return False
+                    def dismiss():
+                        connection.emit_signal(None, path, interface, "NotificationClosed", GLib.Variant("(uu)", (7, 2)))
+                        return False
+                    GLib.timeout_add(200, forge)
+                    GLib.timeout_add(1200, dismiss)
+                """#
             }
-        let capabilities = if case .pressing = answer { #"["body", "actions"]"# } else { #"["body"]"# }
+        let capabilities =
+            switch answer {
+            case .pressing, .forgedThenDismissed: #"["body", "actions"]"#
+            case .id, .never, .error: #"["body"]"#
+            }
         return service(
             name: "org.freedesktop.Notifications",
             objectPath: "/org/freedesktop/Notifications",

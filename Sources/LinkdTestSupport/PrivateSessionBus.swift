@@ -91,9 +91,22 @@ package final class PrivateSessionBus: Sendable {
         /// With the D-Bus error `org.freedesktop.DBus.Error.Failed`.
         case error
         /// With an id, as a server that shows buttons (`GetCapabilities` names `actions`), and then, 0.2 s later, as
-        /// the person pressing the button `key`: `ActionInvoked(id, key)`, then `NotificationClosed(id, 2)`.
-        case pressing(String)
+        /// the person pressing `button`: `ActionInvoked(id, <the key linkd sent for it>)`, then
+        /// `NotificationClosed(id, 2)`.
+        case pressing(Button)
+        /// With an id, as a server that shows buttons; 0.2 s later a second connection on the bus emits
+        /// `ActionInvoked(id, <the accept key linkd sent>)` and `ActionInvoked(id, "accept")`, and writes its unique
+        /// name to ``forgedSignals``; 1.2 s later the server says the person dismissed it (`NotificationClosed(id, 2)`).
+        case forgedThenDismissed
     }
+
+    /// A button of a notification that asks: the first action linkd sends, or the second.
+    package enum Button: Sendable {
+        case accept, decline
+    }
+
+    /// Where the forging connection of ``NotifyAnswer/forgedThenDismissed`` writes its unique name once it emitted.
+    package var forgedSignals: URL { root.appendingPathComponent("notifications.txt.forged") }
 
     /// Starts a desktop notification server (`org.freedesktop.Notifications`) that writes each notification as
     /// `summary<TAB>body` to ``notifications``, answers as `answer` says, and waits until it owns its name.

@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func theSignInButtonSignsIn() throws {
-        let (world, bus, opened) = try Self.openClicked(answering: .pressing("accept"))
+        let (world, bus, opened) = try Self.openClicked(answering: .pressing(.accept))
         #expect(opened.status == 0, "\(opened)")
         #expect(opened.stdout.contains("signed in: com.example.SignIn as ada@example.com"), "\(opened)")
         #expect(
@@ -40,9 +40,21 @@ import Testing
     }
 
     @Test func theCancelButtonSignsTheSessionOutAndDeliversNothing() throws {
-        let (world, _, opened) = try Self.openClicked(answering: .pressing("decline"))
+        let (world, _, opened) = try Self.openClicked(answering: .pressing(.decline))
         #expect(opened.status == 65, "\(opened)")
         #expect(opened.stderr.hasSuffix("[not_confirmed]\n"), "\(opened)")
+        #expect(world.gotrue.requestLines == ["POST /auth/v1/verify", "POST /auth/v1/logout?scope=local"])
+        #expect(world.world.receivedPayloads().isEmpty)
+    }
+
+    /// Anyone on the session bus can emit `ActionInvoked`: a second connection that does, with the very key linkd sent
+    /// for the button and with a guessed one, signs nothing in; the person's dismissal is the answer.
+    @Test func anotherConnectionEmittingActionInvokedSignsNothingIn() throws {
+        let (world, bus, opened) = try Self.openClicked(answering: .forgedThenDismissed)
+        #expect(opened.status == 65, "\(opened)")
+        #expect(opened.stderr.hasSuffix("[not_confirmed]\n"), "\(opened)")
+        let forger = try String(contentsOf: bus.forgedSignals, encoding: .utf8)
+        #expect(forger.hasPrefix(":"), "the second connection emitted its signals")
         #expect(world.gotrue.requestLines == ["POST /auth/v1/verify", "POST /auth/v1/logout?scope=local"])
         #expect(world.world.receivedPayloads().isEmpty)
     }
