@@ -33,16 +33,15 @@ extension LinkRedactor {
         return hasEscape ? decoding : nil
     }
 
-    /// Adds every occurrence of each of `values` in `bytes`, as written or percent-encoded (down to
-    /// ``maximumNesting`` levels).
-    static func collect(_ values: [[UInt8]], in bytes: [UInt8], into found: inout [Range<Int>]) {
+    /// Adds every occurrence of each of `values` in `bytes`, and every run of their fragments, as written or
+    /// percent-encoded (down to ``maximumNesting`` levels).
+    static func collect(_ values: Values, in bytes: [UInt8], into found: inout [Range<Int>]) {
         var level = bytes
         var origin: [Int]?  // where each byte of `level` starts in `bytes`; `nil` while they are the same
         for depth in 0...maximumNesting {
-            for value in values {
-                for range in occurrences(of: value, in: level) {
-                    found.append(origin.map { $0[range.lowerBound]..<$0[range.upperBound] } ?? range)
-                }
+            let ranges = values.whole.flatMap { occurrences(of: $0, in: level) } + values.fragments.ranges(in: level)
+            for range in ranges {
+                found.append(origin.map { $0[range.lowerBound]..<$0[range.upperBound] } ?? range)
             }
             guard depth < maximumNesting, level.contains(UInt8(ascii: "%")), let decoded = percentDecoded(level[...])
             else { return }

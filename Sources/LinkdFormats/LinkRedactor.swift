@@ -5,7 +5,8 @@
 /// - the password of a link's userinfo (`https://user:PASSWORD@host/…`);
 /// - both of these inside percent-encoded text, such as a link nested in another link's `link=` parameter, also when
 ///   it was encoded twice or more, down to ``maximumNesting`` levels: text still encoded below that is removed whole;
-/// - every occurrence of the given secret values, written as they are or percent-encoded.
+/// - every occurrence of the given secret values, written as they are or percent-encoded, and every run of
+///   ``fragmentLength`` bytes or more of one of them or of its base64 or base64url forms.
 ///
 /// The work is linear in the text's length for each level of nesting, whatever the text holds.
 public enum LinkRedactor {
@@ -20,7 +21,15 @@ public enum LinkRedactor {
     ///     four bytes are left alone, since they would blot out ordinary words.
     /// - Returns: `text` itself when it holds nothing to remove.
     public static func redact(_ text: String, values: [Secret] = []) -> String {
-        let values = values.map { Array($0.revealed().utf8) }.filter { $0.count >= 4 }
+        redact(text, values: Values(values))
+    }
+
+    /// `text` with its secrets replaced by `<redacted>` (see ``LinkRedactor``), and `values` wherever they occur:
+    /// whole (as written or percent-encoded), and any run of ``fragmentLength`` bytes or more of one of them or of
+    /// its base64 or base64url forms.
+    ///
+    /// - Returns: `text` itself when it holds nothing to remove.
+    public static func redact(_ text: String, values: Values) -> String {
         // Redacted text is redacted again until nothing changes: a replacement can join what was around it into
         // something the redactor reads as a secret (a name before it, encoded text after it), and what a second
         // pass finds the first one showed. Text that still changes after a few passes is hostile: all of it goes.
@@ -33,7 +42,7 @@ public enum LinkRedactor {
     }
 
     /// `text` with what one pass finds replaced; `nil` when it finds nothing.
-    private static func redactedOnce(_ text: String, _ values: [[UInt8]]) -> String? {
+    private static func redactedOnce(_ text: String, _ values: Values) -> String? {
         let bytes = Array(text.utf8)
         guard !values.isEmpty || bytes.contains(where: mayHoldSecret) else { return nil }
         var found: [Range<Int>] = []

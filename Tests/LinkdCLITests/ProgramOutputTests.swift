@@ -8,9 +8,12 @@ import Testing
 /// than reading them. A link mailed to make a program print a long line cannot wedge the daemon.
 @Suite(.ownThread) struct ProgramOutputTests {
     /// A world with the app `com.example.Output`: `outapp://run/{id}` runs `body` (after it read its link).
-    static func world(_ body: String) throws -> (world: DaemonHarness, log: String) {
+    static func world(
+        _ body: String,
+        reading: String = "cat > /dev/null\n"
+    ) throws -> (world: DaemonHarness, log: String) {
         let world = try DaemonHarness()
-        let program = try world.script("writer.sh", "cat > /dev/null\n" + body)
+        let program = try world.script("writer.sh", reading + body)
         let app = """
             {"app": "com.example.Output", "links": [
               {"match": "outapp://run/{id}", "action": {"exec": ["\(program.path)"]}}]}
@@ -74,5 +77,47 @@ import Testing
         daemon.terminate()
         daemon.waitUntilExit()
         #expect(ContinuousClock.now - stopping < .seconds(10), "SIGTERM took \(ContinuousClock.now - stopping)")
+    }
+
+    /// A program that prints parts and encodings of its link's token gets none of them into the log: not its first
+    /// thirty characters, not its last twenty, not its base64 or base64url form (behind other bytes too), not it
+    /// percent-encoded.
+    @Test func partsAndEncodingsOfALinksSecretAreRedactedFromTheLog() throws {
+        let token = "tK9" + UUID().uuidString.replacingOccurrences(of: "-", with: "") + "Zq7xW2"
+        let (world, log) = try Self.world(
+            #"""
+            tok=$(printf '%s' "$payload" | sed -n 's/.*"token": *"\([^"]*\)".*/\1/p')
+            printf 'first %s\n' "$(printf %s "$tok" | cut -c1-30)"
+            printf 'last %s\n' "$(printf %s "$tok" | tail -c 20)"
+            printf 'b64 %s\n' "$(printf %s "$tok" | base64 -w0)"
+            printf 'basic %s\n' "$(printf 'user:%s' "$tok" | base64 -w0 | tr '+/' '-_')"
+            printf 'pct %s\n' "$(printf %s "$tok" | od -An -tx1 | tr -d ' \n' | sed 's/../%&/g')"
+            echo done
+            """#,
+            reading: "payload=$(cat)\n"
+        )
+        let daemon = try world.startDaemon(stderrPath: log)
+        defer { daemon.terminate() }
+        #expect(try world.run(["open", "outapp://run/1?token=\(token)"]).status == 0)
+        #expect(
+            world.waitUntil(.seconds(10)) { Self.text(log).contains(") exited with status 0") },
+            "\(Self.text(log))"
+        )
+        let text = Self.text(log)
+        // What stays of an encoded form is what also holds other bytes' bits: "user:" and the padding.
+        let lines = text.split(separator: "\n")
+        for (label, written) in [
+            ("first", "<redacted>"), ("last", "<redacted>"), ("b64", "<redacted>"), ("basic", "dXNlcjp<redacted>"),
+            ("pct", "<redacted>"),
+        ] {
+            let line = lines.first { $0.contains("writer.sh: \(label) ") } ?? ""
+            #expect(line.contains("writer.sh: \(label) \(written)"), "\(label): \(text)")
+        }
+        #expect(text.contains("writer.sh: done"))
+        let forms = [
+            String(token.prefix(30)), String(token.suffix(20)), Data(token.utf8).base64EncodedString(),
+            String(Data("user:\(token)".utf8).base64EncodedString().dropFirst(8).prefix(40)),
+        ]
+        for form in forms { #expect(!text.contains(form), "\(form) in \(text)") }
     }
 }

@@ -17,7 +17,8 @@ final class ProgramSupervisor: Sendable {
         let name: String
         let entryID: String
         let fields: [(String, String)]
-        let secrets: [String]
+        /// The link's secrets and what else the program was given, ready for the redactor.
+        let secrets: LinkRedactor.Values
         let flightKey: String
     }
 
@@ -43,17 +44,17 @@ final class ProgramSupervisor: Sendable {
         secrets given: [String] = []
     ) {
         let secrets =
-            link.route.fields.compactMap { field -> String? in
+            link.route.fields.compactMap { field -> Secret? in
                 guard case .secret(let secret) = field.value else { return nil }
-                return secret.revealed()
-            } + given
+                return secret
+            } + given.map(Secret.init)
         continuation.yield(
             Watched(
                 program: program,
                 name: name,
                 entryID: String(entry.shortID),
                 fields: link.logFields(entry),
-                secrets: secrets,
+                secrets: LinkRedactor.Values(secrets),
                 flightKey: link.flightKey
             )
         )
@@ -102,8 +103,10 @@ final class ProgramSupervisor: Sendable {
         }
     }
 
-    /// `text` with the link's own secret values replaced; the log redacts token shapes on top.
+    /// `text` with the link's own secret values replaced: whole, percent-encoded, in base64 or base64url, and any
+    /// long run of them (``LinkRedactor/fragmentLength`` bytes: a program that prints a token's first characters);
+    /// the log redacts secret-named parameters on top.
     private func redact(_ text: String, _ watched: Watched) -> String {
-        watched.secrets.filter { !$0.isEmpty }.reduce(text) { $0.replacing($1, with: "<redacted>") }
+        LinkRedactor.redact(text, values: watched.secrets)
     }
 }
