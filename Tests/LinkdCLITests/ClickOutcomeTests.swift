@@ -53,10 +53,8 @@ import Testing
         let desktop = try ClickDesktop(try DaemonHarness())
         desktop.expectClick(
             Self.unclaimed,
-            shows: "linkd\tThe link was not opened: no app claims the link: no route for &#39;myapp://other/7&#39;; "
-                + "nearest: &#39;myapp://note/{id}&#39;: host is &#39;other&#39;, not &#39;note&#39;; "
-                + "&#39;myapp://slow/{id}&#39;: host is &#39;other&#39;, not &#39;slow&#39;; "
-                + "&#39;myapp://inbox/{id}&#39;: host is &#39;other&#39;, not &#39;inbox&#39;."
+            shows: "linkd\tThe link was not opened: no app claims this &#39;myapp://other&#39; link; "
+                + "&#39;linkd route&#39; with the link says why."
         )
     }
 
@@ -130,9 +128,8 @@ import Testing
             "myapp://other/7",
             .init(
                 stdout: "",
-                stderr: "Error: link 1: no app claims the link: no route for 'myapp://other/7'; nearest: "
-                    + "'myapp://note/{id}': host is 'other', not 'note'; 'myapp://edit/{id}': host is 'other', not "
-                    + "'edit'; 'myapp://reset': host is 'other', not 'reset' [no_app]\n",
+                stderr: "Error: link 1: no app claims this 'myapp://other' link; 'linkd route' with the link says "
+                    + "why [no_app]\n",
                 status: 1
             )
         ),

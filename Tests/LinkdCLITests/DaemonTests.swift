@@ -43,7 +43,15 @@ import Testing
         #expect(invalid.stdout.contains(#""reason": "userinfo", "part": "userinfo""#))
         let unmatched = try world.run(["open", "myapp://settings"])
         #expect(unmatched.status == 1)
-        #expect(unmatched.stderr.hasPrefix("Error: link 1: no app claims the link: no route for 'myapp://settings'"))
+        #expect(
+            unmatched.stderr
+                == "Error: link 1: no app claims this 'myapp://settings' link; 'linkd route' with the link says why "
+                + "[no_app]\n"
+        )
+        // Named by scheme and host: nothing of a path or query, which the click's notification would show and keep.
+        let secretive = try world.run(["open", "myapp://other/c4nary-path?next=c4nary-query"])
+        #expect(secretive.status == 1)
+        #expect(!secretive.stderr.contains("c4nary") && secretive.stderr.contains("'myapp://other'"), "\(secretive)")
         // A sign-in session mailed to a reset link (possibly an attacker's own) is not a reset.
         let signIn = try world.run([
             "open", "myapp://reset#access_token=a.b.c&refresh_token=\(Self.canary)&type=magiclink",

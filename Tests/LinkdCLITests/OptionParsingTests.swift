@@ -5,7 +5,7 @@ import Testing
 /// One option table for every command: `--opt VALUE` and `--opt=VALUE` alike, and the same usage errors everywhere.
 @Suite(.ownThread) struct OptionParsingTests {
     static let usages = [
-        "parse": "linkd parse [--json] <url> ...",
+        "parse": "linkd parse [--json] [--reveal] <url> ...",
         "route": "linkd route [--json] [--reveal] [--config <dir>] <url> ...",
         "daemon": "linkd daemon [--socket <path>] [--idle-exit <seconds>]",
         "reset": "linkd reset request --app <name> --email <address>",

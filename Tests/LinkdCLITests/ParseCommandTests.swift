@@ -3,23 +3,41 @@ import LinkdTestSupport
 import Testing
 
 @Suite(.ownThread) struct ParseCommandTests {
-    @Test func printsTheWHATWGPartsOfAResetLink() throws {
+    @Test func printsTheWHATWGPartsOfAResetLinkWithItsSecretsRedacted() throws {
         let output = try LinkdProcess.run(["parse", "HTTPS://App.Example.com:443/reset?token=abc&tokenId=def"])
         #expect(
             output
                 == .init(
                     stdout: """
-                        https://app.example.com/reset?token=abc&tokenId=def
+                        https://app.example.com/reset?token=<redacted>&tokenId=<redacted>
                           protocol:  https:
                           hostname:  app.example.com
                           pathname:  /reset
-                          search:    ?token=abc&tokenId=def
+                          search:    ?token=<redacted>&tokenId=<redacted>
 
                         """,
                     stderr: "",
                     status: 0
                 )
         )
+    }
+
+    @Test func revealPrintsTheSecretsAsTheyAre() throws {
+        let output = try LinkdProcess.run([
+            "parse", "--reveal", "HTTPS://App.Example.com:443/reset?token=abc&tokenId=def",
+        ])
+        #expect(
+            output.stdout == """
+                https://app.example.com/reset?token=abc&tokenId=def
+                  protocol:  https:
+                  hostname:  app.example.com
+                  pathname:  /reset
+                  search:    ?token=abc&tokenId=def
+
+                """
+        )
+        let json = try LinkdProcess.run(["parse", "--json", "--reveal", "myapp://r#code=c4nary&type=x"])
+        #expect(json.stdout.contains(##""hash": "#code=c4nary&type=x""##), "\(json)")
     }
 
     @Test func printsJSONObjectsOnePerLinkIncludingErrors() throws {
@@ -31,9 +49,9 @@ import Testing
             output
                 == .init(
                     stdout: """
-                        {"input": "myapp://reset#access_token=a.b.c&type=recovery", "href": "myapp://reset#access_token=a.b.c&type=recovery", \
+                        {"input": "myapp://reset#access_token=<redacted>&type=recovery", "href": "myapp://reset#access_token=<redacted>&type=recovery", \
                         "protocol": "myapp:", "username": "", "password": "", "hostname": "reset", "port": "", "pathname": "", "search": "", \
-                        "hash": "#access_token=a.b.c&type=recovery"}
+                        "hash": "#access_token=<redacted>&type=recovery"}
                         {"input": "https://evil.example\\\\@app.example.com/", "error": {"kind": "invalid", "reason": "invalid_character", \
                         "part": "host", "message": "a backslash is not allowed in a link (in the host)"}}
 
@@ -93,7 +111,7 @@ import Testing
                     stdout: "",
                     stderr: """
                         Error: missing expected argument '<url>'
-                        Usage: linkd parse [--json] <url> ...
+                        Usage: linkd parse [--json] [--reveal] <url> ...
                           See 'linkd parse --help' for more information.
 
                         """,
@@ -126,14 +144,18 @@ import Testing
                     stdout: """
                         OVERVIEW: Parse links strictly and print their parts, or why each is refused.
 
-                        USAGE: linkd parse [--json] <url> ...
+                        USAGE: linkd parse [--json] [--reveal] <url> ...
 
                         ARGUMENTS:
                           <url>                   A link to parse; '-' reads one link per line from standard input.
 
                         OPTIONS:
                           --json                  Print one JSON object per link: the WHATWG URL API fields, or the error.
+                          --reveal                Print secrets (tokens, codes, keys) instead of <redacted>.
                           -h, --help              Show help information.
+
+                        The value of each secret-named parameter (token, code, access_token, ...) and a userinfo
+                        password print as <redacted>, in every part that holds them, unless --reveal.
 
                         EXIT STATUS:
                           0 every link parsed, 65 some link was refused, 64 usage error.

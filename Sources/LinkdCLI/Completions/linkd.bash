@@ -80,7 +80,7 @@ _linkd()
             ((cword == 2)) && COMPREPLY=($(compgen -W "$commands" -- "$cur"))
             return ;;
         open) options='--json --password-stdin -' ;;
-        parse) options='--json -' ;;
+        parse) options='--json --reveal -' ;;
         route) options='--json --reveal --config -' ;;
         check) options='--json --config' ;;
         register | unregister) options='--system' ;;

@@ -56,6 +56,7 @@ complete -c linkd -n '__linkd_is open parse route; and string match -q -- "-*" (
 complete -c linkd -n '__linkd_is open' -l json -d "Print one JSON object per link: the daemon's answer"
 complete -c linkd -n '__linkd_is open' -l password-stdin -d 'Answer a password prompt with one line of standard input'
 complete -c linkd -n '__linkd_is parse' -l json -d 'Print one JSON object per link: the WHATWG URL API fields, or the error'
+complete -c linkd -n '__linkd_is parse' -l reveal -d "Print secrets (tokens, codes, keys) instead of '<redacted>'"
 complete -c linkd -n '__linkd_is route' -l json -d 'Print one JSON object per link: route, app, action and fields, or the error'
 complete -c linkd -n '__linkd_is route' -l reveal -d "Print secrets (tokens, codes, keys) and the whole input instead of '<redacted>'"
 complete -c linkd -n '__linkd_is route' -l config -x -a '(__linkd_directories)' -d 'Use only the apps in this apps.d folder'

@@ -91,8 +91,9 @@ extension WireProtocol {
             )
         }
 
-        /// The failure a routing error stands for. An unclaimed web link is said to be unclaimed by host: linkd never
-        /// owns web links, and routes an https link only for the hosts that apps claim.
+        /// The failure a routing error stands for. An unclaimed link is named by scheme and host, never by its path or
+        /// parameters (`linkd route` explains a miss in full on the terminal): an unclaimed web link is said to be
+        /// unclaimed by host, since linkd routes an https link only for the hosts that apps claim.
         package init(_ error: RouteError, link: LinkURL?) {
             switch error {
             case .refused(let refusal):
@@ -102,7 +103,7 @@ extension WireProtocol {
                     part: refusal.part.rawValue,
                     message: refusal.message
                 )
-            case .unmatched(let explanation):
+            case .unmatched:
                 if let link, link.isSpecial {
                     self.init(
                         kind: .unmatched,
@@ -110,10 +111,13 @@ extension WireProtocol {
                         message: "no app claims links to host '\(link.hostname)'"
                     )
                 } else {
+                    // By scheme and host: the message reaches notifications (and their history), and a path or query
+                    // may hold what the link carries.
+                    let name = link.map { DaemonLog.name(of: $0) } ?? "such"
                     self.init(
                         kind: .unmatched,
                         reason: "no_app",
-                        message: "no app claims the link: \(explanation.description)"
+                        message: "no app claims this \(name) link; 'linkd route' with the link says why"
                     )
                 }
             case .invalidPattern:
