@@ -62,12 +62,15 @@ package struct Daemon: Sendable {
         let supervisor = ProgramSupervisor(limits: options.limits)
         let spool = Spool(directory: paths.spool)
         if let problem = spool.problem { log.error("the spool cannot be written, links are refused: \(problem)") }
+        let subscriberKeys = SubscriberKeys(directory: paths.runtimeDirectory + "/keys")
+        for problem in subscriberKeys.prepare(for: loaded.apps) { log.warning(problem) }
         let service = LinkService(
             resolver: LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false),
             spool: spool,
             log: log,
             activity: activity,
             shutdown: shutdown,
+            subscriberKeys: subscriberKeys,
             supervisor: supervisor,
             execTimeLimit: options.execTimeLimit,
             forwardTTL: options.forwardTTL,

@@ -23,10 +23,19 @@ import Testing
             return try #require(gotrue.magicLinkRedirect(for: SignInTests.email))
         }
 
-        /// A connection subscribed to the app's links and sessions; the caller closes it.
-        func subscribe() throws -> Int32 {
+        /// The app's subscriber key file, which the daemon writes when it reads the configuration.
+        var keyFile: String { world.runtime.path + "/linkd/keys/" + SignInForwardTests.app }
+
+        /// A connection subscribed to the app's links, and with `withKey` (the key read from ``keyFile``) to its
+        /// sessions too; the caller closes it.
+        func subscribe(withKey: Bool = true) throws -> Int32 {
+            let key = try String(contentsOfFile: keyFile, encoding: .utf8).trimmingCharacters(in: .newlines)
             let fd = try world.connect()
-            fd.send(#"{"op": "subscribe", "app": "com.example.SignIn"}"# + "\n")
+            fd.send(
+                withKey
+                    ? #"{"op": "subscribe", "app": "com.example.SignIn", "key": "\#(key)"}"# + "\n"
+                    : #"{"op": "subscribe", "app": "com.example.SignIn"}"# + "\n"
+            )
             #expect(fd.readLine() == #"{"ok": true, "app": "com.example.SignIn", "state": "subscribed"}"#)
             return fd
         }
@@ -90,6 +99,42 @@ import Testing
         let log = world.world.daemonLog()
         #expect(!log.contains(accessToken) && !log.contains(refreshToken))
         #expect(log.contains("session queued for com.example.SignIn"))
+    }
+
+    /// Any connection of the user's may subscribe to the app, and gets its links; its sessions go only to a
+    /// subscriber that sent the app's key (a 0600 file in a 0700 folder), and a wrong key is refused.
+    @Test func onlyASubscriberWithTheAppsKeyGetsASession() throws {
+        let world = try World()
+        let link = try world.requestedLink()
+        #expect(try world.world.run(["open", "signinapp://unclaimed"]).status == 1)  // the daemon first
+        let mode = { (path: String) in
+            (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int
+        }
+        #expect(mode(world.keyFile) == 0o600)
+        #expect(mode(world.world.runtime.path + "/linkd/keys") == 0o700)
+        let keyless = try world.subscribe(withKey: false)
+        defer { close(keyless) }
+        let opened = try world.world.run(["open", link])
+        #expect(opened.status == 0, "\(opened)\n\(world.world.daemonLog())")
+        #expect(opened.stdout.hasSuffix("the session waits until com.example.SignIn subscribes\n"), "\(opened)")
+        #expect(keyless.readLine(timeout: .milliseconds(300)) == nil)
+
+        let wrong = try world.world.connect()
+        defer { close(wrong) }
+        wrong.send(
+            #"{"op": "subscribe", "app": "com.example.SignIn", "key": "\#(String(repeating: "0", count: 64))"}"# + "\n"
+        )
+        let refusal = try #require(wrong.readLine())
+        #expect(
+            refusal.hasPrefix(#"{"ok": false, "error": {"kind": "permission", "reason": "wrong_key""#),
+            "\(refusal)"
+        )
+
+        let keyed = try world.subscribe()
+        defer { close(keyed) }
+        let session = try world.session(in: keyed.readLine())
+        #expect(world.gotrue.isSessionLive(accessToken: try #require(session["access_token"] as? String)))
+        #expect(keyless.readLine(timeout: .milliseconds(300)) == nil)
     }
 
     @Test func aWaitingSessionKeepsTheDaemonUpUntilItsTimeToLivePasses() throws {

@@ -28,6 +28,7 @@ import Testing
             log: DaemonLog.make(environment: [:]),
             activity: Activity(),
             shutdown: Shutdown(),
+            subscriberKeys: SubscriberKeys(directory: root.appendingPathComponent("keys").path),
             supervisor: ProgramSupervisor(),
             execTimeLimit: .seconds(30),
             forwardTTL: 600,
@@ -51,7 +52,7 @@ import Testing
         #expect(service.spool.entries().entries.count == 4, "the refused link was not recorded")
 
         // Handed to a subscriber that has not taken them yet, the three still wait.
-        let subscriber = await service.forward.subscribe("com.example.A", service: service)
+        let subscriber = await service.forward.subscribe("com.example.A", receivesSessions: false, service: service)
         #expect(await service.open("a://x/5").failure?.reason == "forward_queue_full")
         var lines = subscriber.stream.makeAsyncIterator()
         let first = try #require(await lines.next())

@@ -44,6 +44,7 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
                 log: DaemonLog.make(environment: [:]),
                 activity: activity,
                 shutdown: shutdown,
+                subscriberKeys: SubscriberKeys(directory: root.appendingPathComponent("keys").path),
                 supervisor: supervisor,
                 execTimeLimit: .seconds(30),
                 forwardTTL: forwardTTL,
@@ -127,7 +128,11 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         }
         #expect(app == "com.example.A" && abs(expires - (entry.accepted + 0.2)) < 0.05)
         try await Task.sleep(for: .milliseconds(300))
-        let late = await world.service.forward.subscribe("com.example.A", service: world.service)
+        let late = await world.service.forward.subscribe(
+            "com.example.A",
+            receivesSessions: false,
+            service: world.service
+        )
         #expect(world.spooled.isEmpty, "an expired link leaves the spool when the queue is next read")
         await world.service.forward.unsubscribe("com.example.A", id: late.id)
     }
@@ -142,7 +147,11 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
             await world.service.open("myapp://note/2")
                 == .accepted(route: "myapp://note/{id}", app: "com.example.A", state: .queued)
         )
-        let subscriber = await world.service.forward.subscribe("com.example.A", service: world.service)
+        let subscriber = await world.service.forward.subscribe(
+            "com.example.A",
+            receivesSessions: false,
+            service: world.service
+        )
         var lines = subscriber.stream.makeAsyncIterator()
         let outgoing = try #require(await lines.next())
         let payload = try #require(try JSONSerialization.jsonObject(with: Data(outgoing.line.utf8)) as? [String: Any])
@@ -246,7 +255,11 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         let payloads = try await lines(of: received, count: 1)
         #expect(payloads.count == 1 && payloads[0].contains(#""id": "\#(once.id)""#))
         #expect(world.spooled.map(\.id) == [queued.id])
-        let subscriber = await world.service.forward.subscribe("com.example.A", service: world.service)
+        let subscriber = await world.service.forward.subscribe(
+            "com.example.A",
+            receivesSessions: false,
+            service: world.service
+        )
         var lines = subscriber.stream.makeAsyncIterator()
         #expect(await lines.next()?.entryID == queued.id)
     }

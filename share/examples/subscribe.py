@@ -9,7 +9,9 @@ In an apps.d file, the app's links say `"action": "forward"`:
      "links": [{"match": "com.example.notes://inbox/{id}", "action": "forward"}]}
 
 The app connects to linkd's socket, `$XDG_RUNTIME_DIR/linkd/socket`, sends one line,
-{"op": "subscribe", "app": APP}, and is answered {"ok": true, "app": APP, "state": "subscribed"}. From
+{"op": "subscribe", "app": APP} (with "key": the contents of $XDG_RUNTIME_DIR/linkd/keys/APP, when linkd
+wrote one, to receive the app's forwarded sign-ins too), and is answered
+{"ok": true, "app": APP, "state": "subscribed"}. From
 then on linkd writes one JSON line per link, {"id", "app", "route", "fields", "url"} with the real
 values: first the links that waited for the app (10 minutes at most), then each new one as it is
 opened. A link counts as delivered once it is written to the socket, and is never sent again. A
@@ -55,7 +57,11 @@ def main() -> int:
             continue
         waiting = False
         with connection, connection.makefile("rb") as lines:
-            connection.sendall(json.dumps({"op": "subscribe", "app": app}).encode() + b"\n")
+            request = {"op": "subscribe", "app": app}
+            key = subscriber_key(app)
+            if key:
+                request["key"] = key  # the app's sessions too ({"signin": "forward"}), not only its links
+            connection.sendall(json.dumps(request).encode() + b"\n")
             answer = json.loads(lines.readline() or b"{}")
             if not answer.get("ok"):
                 print(f"linkd refused the subscription: {answer.get('error')}", file=sys.stderr)
@@ -67,6 +73,16 @@ def main() -> int:
                 link = json.loads(line)
                 note(link, output)
         print("linkd went away; subscribing again", file=sys.stderr, flush=True)
+
+
+def subscriber_key(app: str):
+    """The app's subscriber key, which linkd writes for an app whose sign-ins are forwarded; None without one."""
+    path = os.path.join(os.environ["XDG_RUNTIME_DIR"], "linkd", "keys", app)
+    try:
+        with open(path, encoding="ascii") as file:
+            return file.read().strip() or None
+    except FileNotFoundError:
+        return None
 
 
 def note(link: dict, output) -> None:

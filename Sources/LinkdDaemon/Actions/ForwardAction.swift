@@ -13,6 +13,8 @@ actor ForwardAction: Action {
     private struct Subscriber: Sendable {
         let id: UInt64
         let continuation: AsyncStream<Outgoing>.Continuation
+        /// Whether it sent the app's subscriber key (``SubscriberKeys``), so that it may take sessions.
+        let receivesSessions: Bool
     }
 
     /// How long a link waits for its app (`LINKD_FORWARD_TTL`, seconds).
@@ -142,21 +144,35 @@ actor ForwardAction: Action {
         return .queued
     }
 
-    /// Gives `link` to the app's first subscriber; `false` when none is connected.
+    /// Gives `link` to the app's first subscriber that may take it (a session: one that sent the app's key); `false`
+    /// when none is connected.
     private func hand(_ link: QueuedLink, to app: String) -> Bool {
-        guard let subscriber = subscribers[app]?.first else { return false }
+        let isSession = link.holdsDaemon
+        guard let subscriber = subscribers[app]?.first(where: { !isSession || $0.receivesSessions }) else {
+            return false
+        }
         handedOut[link.entry.id] = (subscriber.id, app, link)
         subscriber.continuation.yield(Outgoing(entryID: link.entry.id, line: link.line))
         return true
     }
 
-    /// Registers a subscriber for `app` and hands it every queued link, oldest first.
-    func subscribe(_ app: String, service: LinkService) -> (id: UInt64, stream: AsyncStream<Outgoing>) {
+    /// Registers a subscriber for `app` and hands it every queued link it may take, oldest first (a session only
+    /// with `receivesSessions`: it sent the app's subscriber key).
+    func subscribe(
+        _ app: String,
+        receivesSessions: Bool,
+        service: LinkService
+    ) -> (id: UInt64, stream: AsyncStream<Outgoing>) {
         expireQueued(service)
         nextSubscriberID += 1
         let (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self)
-        subscribers[app, default: []].append(Subscriber(id: nextSubscriberID, continuation: continuation))
-        service.log.info("\(app) subscribed", [("LINKD_APP", app)])
+        subscribers[app, default: []].append(
+            Subscriber(id: nextSubscriberID, continuation: continuation, receivesSessions: receivesSessions)
+        )
+        service.log.info(
+            "\(app) subscribed" + (receivesSessions ? " with its key" : ""),
+            [("LINKD_APP", app)]
+        )
         for link in queued.removeValue(forKey: app) ?? [] where !hand(link, to: app) {
             queued[app, default: []].append(link)
         }

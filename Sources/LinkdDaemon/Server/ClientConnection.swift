@@ -27,11 +27,12 @@ actor ClientConnection {
     /// `requestTimeout`. The loop runs on this actor, so a request costs no hop to it; a reset's password question
     /// (``askPassword(prompt:rejection:)``) comes in while the loop waits for the service's answer.
     ///
-    /// - Parameter subscribe: serves a connection that subscribed to an app's `forward` links, after the answer.
+    /// - Parameter subscribe: serves a connection that subscribed to an app's `forward` links, after the answer; with
+    ///   `receivesSessions` when it proved it holds the app's subscriber key.
     func serve(
         _ service: LinkService,
         requestTimeout: Duration,
-        subscribe: @Sendable (String) async -> Void
+        subscribe: @Sendable (_ app: String, _ receivesSessions: Bool) async -> Void
     ) async {
         while true {
             let line: [UInt8]
@@ -60,10 +61,15 @@ actor ClientConnection {
                     // Only a client that can answer a question is handed to the service.
                     self.canConfirm = canConfirm
                     response = await service.open(url, client: interactive || canConfirm ? self : nil)
-                case .subscribe(let app):
+                case .subscribe(let app, let key):
+                    // No key: the app's links only. A key: its sessions too, when it is the app's.
+                    if let key, !service.subscriberKeys.isValid(key.revealed(), for: app) {
+                        service.log.warning("a subscriber of \(app) sent a wrong key", [("LINKD_APP", app)])
+                        throw .wrongSubscriberKey(app: app)
+                    }
                     let answer = WireProtocol.Response.subscribed(app: app).line
                     guard (try? await write(answer, deadline: .now + .seconds(5))) != nil else { return }
-                    await subscribe(app)
+                    await subscribe(app, key != nil)
                     return
                 }
             } catch {

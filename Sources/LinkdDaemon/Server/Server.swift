@@ -94,19 +94,19 @@ struct Server: Sendable {
             return
         }
         let connection = ClientConnection(socket)
-        await connection.serve(service, requestTimeout: Daemon.requestTimeout) { app in
-            await serveSubscriber(socket, app: app)
+        await connection.serve(service, requestTimeout: Daemon.requestTimeout) { app, receivesSessions in
+            await serveSubscriber(socket, app: app, receivesSessions: receivesSessions)
         }
     }
 
     /// How long a subscriber may take no line before it is let go (its socket buffer stays full that long).
     static let subscriberPatience = Duration.seconds(5)
 
-    /// A subscribed connection: the app's `forward` links are pushed to it until it goes away, or until it takes no
-    /// line for ``subscriberPatience``. It is exempt from the first-byte rule, since a subscriber only listens.
-    private func serveSubscriber(_ socket: AsyncSocket, app: String) async {
+    /// A subscribed connection: the app's `forward` links (and its sessions, with `receivesSessions`) are pushed to it
+    /// until it goes away, or until it takes no line for ``subscriberPatience``. It is exempt from the first-byte rule, since a subscriber only listens.
+    private func serveSubscriber(_ socket: AsyncSocket, app: String, receivesSessions: Bool) async {
         let forward = service.forward
-        let (id, stream) = await forward.subscribe(app, service: service)
+        let (id, stream) = await forward.subscribe(app, receivesSessions: receivesSessions, service: service)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 var buffer: [UInt8] = []

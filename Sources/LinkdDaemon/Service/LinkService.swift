@@ -18,6 +18,8 @@ actor LinkService {
     nonisolated let log: DaemonLog
     nonisolated let activity: Activity
     nonisolated let shutdown: Shutdown
+    /// The keys that let an app's subscriber take its sessions, kept up to date with the configuration.
+    nonisolated let subscriberKeys: SubscriberKeys
     let exec: ExecAction
     let dbus: DBusAction
     let forward: ForwardAction
@@ -31,6 +33,7 @@ actor LinkService {
         log: DaemonLog,
         activity: Activity,
         shutdown: Shutdown,
+        subscriberKeys: SubscriberKeys,
         supervisor: ProgramSupervisor,
         execTimeLimit: Duration,
         forwardTTL: Double,
@@ -44,6 +47,7 @@ actor LinkService {
         self.log = log
         self.activity = activity
         self.shutdown = shutdown
+        self.subscriberKeys = subscriberKeys
         exec = ExecAction(timeLimit: execTimeLimit, supervisor: supervisor)
         dbus = DBusAction()
         forward = ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit)
@@ -57,6 +61,7 @@ actor LinkService {
         let loaded = loader.load()
         for error in loaded.errors { log.warning("config: \(error)") }
         resolver = LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false)
+        for problem in subscriberKeys.prepare(for: loaded.apps) { log.warning(problem) }
         let links = loaded.apps.map(\.links.count).reduce(0, +)
         log.info("configuration read: \(loaded.apps.count) apps, \(links) links, \(loaded.errors.count) problems")
     }

@@ -82,6 +82,15 @@ extension WireProtocol {
         }
 
         /// `limit` links wait for `app` to subscribe already: the link was not recorded.
+        /// A subscription whose key is not the app's: refused, nothing handed to it.
+        static func wrongSubscriberKey(app: String) -> Failure {
+            Failure(
+                kind: .permission,
+                reason: "wrong_key",
+                message: "the key is not \(app)'s subscriber key; read it from linkd's keys folder again"
+            )
+        }
+
         static func forwardQueueFull(app: String, limit: Int) -> Failure {
             Failure(
                 kind: .temporary,

@@ -11,8 +11,9 @@ package enum WireProtocol {
         /// `{"op": "open", "url": "…", "interactive": true}`, and `"confirm": true` when the client can ask the
         /// person to confirm a sign-in (``ConfirmQuestion``).
         case open(url: String, interactive: Bool, canConfirm: Bool = false)
-        /// `{"op": "subscribe", "app": "…"}`: the connection then receives the app's `forward` links, one JSON line each.
-        case subscribe(app: String)
+        /// `{"op": "subscribe", "app": "…"}`: the connection then receives the app's `forward` links, one JSON line each;
+        /// with `"key": "…"`, the app's subscriber key, its forwarded sessions too.
+        case subscribe(app: String, key: Secret? = nil)
 
         /// Reads one request line.
         ///
@@ -37,7 +38,11 @@ package enum WireProtocol {
                 guard let app = object["app"]?.stringValue, !app.isEmpty else {
                     throw .badRequest("a 'subscribe' request needs an 'app' string")
                 }
-                self = .subscribe(app: app)
+                let key = object["key"]?.stringValue
+                guard object["key"] == nil || key != nil else {
+                    throw .badRequest("a subscription's 'key' is a string")
+                }
+                self = .subscribe(app: app, key: key.map(Secret.init))
             default:
                 throw Failure(
                     kind: .request,
@@ -55,8 +60,11 @@ package enum WireProtocol {
                     [("op", .string("open")), ("url", .string(url)), ("interactive", .bool(interactive))]
                         + (canConfirm ? [("confirm", .bool(true))] : [])
                 ).serialized
-            case .subscribe(let app):
-                JSONValue.object([("op", .string("subscribe")), ("app", .string(app))]).serialized
+            case .subscribe(let app, let key):
+                JSONValue.object(
+                    [("op", .string("subscribe")), ("app", .string(app))]
+                        + (key.map { [("key", .string($0.revealed()))] } ?? [])
+                ).serialized
             }
         }
     }
