@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include "libsystemd.h"
 #include "notify_ask.h"
+#include "portal_open.h"
 
 /// The layout of struct ucred, which <sys/socket.h> declares only under _GNU_SOURCE.
 struct linkd_ucred {

@@ -104,10 +104,42 @@ struct DaemonClient {
         answer: (WireProtocol.PasswordQuestion) -> Secret? = { _ in nil },
         confirm: (WireProtocol.ConfirmQuestion) -> Bool = { _ in false }
     ) async -> WireProtocol.Response? {
-        guard let socket = connection?.socket, var reader = connection?.reader else { return nil }
+        switch await receive(within: Self.answerTimeout, answer: answer, confirm: confirm) {
+        case .response(let response): response
+        case .timedOut, .gone: nil
+        }
+    }
+
+    /// What ``receive(within:answer:confirm:)`` got.
+    enum Received {
+        /// The response to the oldest request not yet answered.
+        case response(WireProtocol.Response)
+        /// Nothing, in the time given: the connection is still there.
+        case timedOut
+        /// The connection ended, or the daemon said something no daemon says.
+        case gone
+    }
+
+    /// The response to the oldest request not yet answered, waiting at most `timeout` for each line; questions on the
+    /// way are answered with `answer` and `confirm`.
+    mutating func receive(
+        within timeout: Duration,
+        answer: (WireProtocol.PasswordQuestion) -> Secret? = { _ in nil },
+        confirm: (WireProtocol.ConfirmQuestion) -> Bool = { _ in false }
+    ) async -> Received {
+        guard let socket = connection?.socket, var reader = connection?.reader else { return .gone }
         defer { connection = (socket, reader) }
-        while let read = try? await reader.nextLine(deadline: .now + Self.answerTimeout) {
-            guard !read.isCut else { return nil }  // no daemon says that much on one line
+        while true {
+            let read: LineReader.Line
+            do {
+                guard let next = try await reader.nextLine(deadline: .now + timeout) else { return .gone }
+                read = next
+            } catch ReactorError.timedOut {
+                return .timedOut
+            } catch {
+                return .gone
+            }
+            guard !read.isCut else { return .gone }  // no daemon says that much on one line
             let line = read.bytes
             let object = try? JSONValue.parse(line)
             let reply: String
@@ -116,11 +148,10 @@ struct DaemonClient {
             } else if let question = object.flatMap(WireProtocol.ConfirmQuestion.init) {
                 reply = WireProtocol.confirmAnswer(confirm(question))
             } else {
-                return WireProtocol.Response(line: line)
+                return .response(WireProtocol.Response(line: line))
             }
             try? await socket.write(Array((reply + "\n").utf8), deadline: .now + Self.answerTimeout)
         }
-        return nil
     }
 
     /// Closes the connection.

@@ -1,5 +1,7 @@
 import FoundationEssentials
 import Glibc
+import LinkdConfig
+import LinkdDaemon
 import LinkdFormats
 import LinkdSession
 import LinkdSystem
@@ -33,9 +35,10 @@ extension LoginCommand {
         return (address, verifier)
     }
 
-    /// Opens `address` (where the sign-in with `provider` starts) in the browser and waits until the sign-in has come
-    /// back, that is until the daemon's sign-in with what came back has spent `verifier`, stored in `store`; Ctrl-C,
-    /// or ten minutes with nothing back, forgets it.
+    /// Opens `address` (where the sign-in with `provider` starts) in the browser and waits, on a connection to the
+    /// daemon (`await_signin`), until the sign-in has come back: on a terminal the daemon first asks here whether to
+    /// keep it ("Signed in to APP as EMAIL — keep? [Y/n]"), since the address of a sign-in started in the browser may
+    /// be seen by others. Ctrl-C, or ten minutes with nothing back, forgets `verifier`, stored in `store`.
     func signInInBrowser(
         _ provider: String,
         address: String,
@@ -44,8 +47,32 @@ extension LoginCommand {
         _ console: Console
     ) async throws(CommandFailure) -> ExitCode {
         InterruptRequest.catchSignal()
-        let started = Int64(time(nil))
-        guard let program = Browser(environment: ProcessInfo.processInfo.environment).open(address) else {
+        var client: DaemonClient
+        do throws(CommandFailure) {
+            let paths: DaemonPaths
+            do throws(DaemonPaths.Missing) {
+                paths = try DaemonPaths.resolve()
+            } catch {
+                throw .failed(error.description, exitCode: .unavailable)
+            }
+            client = DaemonClient(paths: paths)
+            try await client.connect()
+        } catch {
+            store.remove(verifier, app: app)
+            throw error
+        }
+        defer { client.close() }
+        let onTerminal = FileDescriptor.standardInput.isTerminal
+        await client.send(.awaitSignIn(app: app, canConfirm: onTerminal))
+        // The daemon waits for the sign-in before the browser can bring it back.
+        guard case .response(.waiting) = await client.receive(within: .seconds(10)) else {
+            store.remove(verifier, app: app)
+            throw .failed(
+                "the linkd daemon does not wait for sign-ins; is it as new as this linkd?",
+                exitCode: .unavailable
+            )
+        }
+        guard let program = Self.openInBrowser(address) else {
             store.remove(verifier, app: app)
             throw .failed(
                 "no browser can be started (set BROWSER, or install xdg-utils); open this address in one and run "
@@ -58,27 +85,45 @@ extension LoginCommand {
                 + "waiting for the sign-in to come back (up to 10 minutes; Ctrl-C cancels)\n"
         )
         while true {
-            let now = Int64(time(nil))
             if InterruptRequest.wasMade {
                 store.remove(verifier, app: app)
                 throw .failed("cancelled: the sign-in to \(app) was forgotten", exitCode: .temporaryFailure)
             }
-            if now >= started + Self.waitLimit {
+            switch await client.receive(within: .seconds(1), confirm: { Self.keep($0, console) }) {
+            case .timedOut:
+                continue
+            case .gone:
                 store.remove(verifier, app: app)
                 throw .failed(
-                    "no sign-in to \(app) came back within 10 minutes; run 'linkd login' again",
+                    "the linkd daemon went away before the sign-in to \(app) came back; run 'linkd login' again",
                     exitCode: .temporaryFailure
                 )
-            }
-            switch store.verifier(for: app, now: now)?.value {
-            case nil:
+            case .response(.failed(let failure)):
+                store.remove(verifier, app: app)
+                throw .failed(
+                    DisplayText.sanitize(failure.message),
+                    exitCode: ExitCode(rawValue: failure.kind.exitCode) ?? .unavailable
+                )
+            case .response:
                 console.write("signed in: \(app) with \(provider)\n")
                 return .success
-            case verifier?: break
-            case _?:
-                throw .failed("another 'linkd login' for \(app) took over this sign-in", exitCode: .temporaryFailure)
             }
-            try? await Task.sleep(for: .milliseconds(200))
         }
+    }
+
+    /// Opens `address` through the desktop's portal when there is one (the address then stands in no process's
+    /// command line), else with ``Browser`` (`$BROWSER`, else `xdg-open`, which other local users can read in the
+    /// process list); the name of what opened it, `nil` when nothing could.
+    static func openInBrowser(_ address: String) -> String? {
+        if SessionBus.openThroughPortal(address, timeout: .seconds(5)) == .opened { return "the desktop's browser" }
+        return Browser(environment: ProcessInfo.processInfo.environment).open(address)
+    }
+
+    /// Asks on the terminal whether to keep a sign-in that came back: yes unless the person says `n` or `no`.
+    static func keep(_ question: WireProtocol.ConfirmQuestion, _ console: Console) -> Bool {
+        console.writeError("\(question.prompt) [Y/n] ")
+        guard let line = FileDescriptor.standardInput.readLine() else { return false }
+        let answer = String(decoding: line, as: UTF8.self).lowercased().filter { !$0.isWhitespace }
+        return answer.isEmpty || answer == "y" || answer == "yes"
     }
 }

@@ -20,7 +20,8 @@ struct LoginCommand: Command {
           --app <name>            The app, as its apps.d file names it ("app").
           --email <address>       Email a magic link to this address (an existing account).
           --provider <provider>   Sign in with this OAuth provider of the backend (github, google,
-                                  apple, ...) in the browser: $BROWSER, else xdg-open.
+                                  apple, ...) in the browser: the desktop portal, else $BROWSER,
+                                  else xdg-open.
           -h, --help              Show help information.
 
         Supabase, with PKCE: the verifier is kept (0600) under $XDG_STATE_HOME/linkd for 10 minutes
@@ -28,7 +29,8 @@ struct LoginCommand: Command {
         provider's redirect to the app's first signin link). The app's program gets the session,
         never the link. --email asks for the email (POST /otp, create_user false) and exits;
         --provider opens GET /authorize in the browser and waits, up to 10 minutes, until the
-        sign-in has come back (Ctrl-C cancels and forgets the verifier). For an app with "apple"
+        sign-in has come back (Ctrl-C cancels and forgets the verifier); on a terminal it asks
+        whether to keep the account that came back, since others may see the page's address. For an app with "apple"
         settings, --provider apple opens Apple's own page, with a state and a hashed nonce, and the
         id token that comes back to the app's "apple" signin link signs in (Supabase's id-token grant,
         or App Services' oauth2-apple login).
@@ -50,9 +52,6 @@ struct LoginCommand: Command {
         /// An OAuth provider's page in the browser.
         case provider(String)
     }
-
-    /// How long `--provider` waits for the sign-in to come back: the life of the stored verifier.
-    static let waitLimit: Int64 = 600
 
     var app: String
     var method: Method

@@ -119,7 +119,7 @@ struct OpenCommand: Command {
                 console.write("\(state.rawValue): \(DisplayText.sanitize(route))\(target)\(detail)\n")
             }
             return .success
-        case .subscribed:
+        case .subscribed, .waiting:
             return .success
         case .failed(let failure):
             if !json {

@@ -33,7 +33,7 @@ struct OutcomeNotice {
             outcomes.append((app, true, "The link will open when \(app ?? "the app") starts."))
         case .accepted(_, let app, _, _):
             outcomes.append((app, true, "The link was opened in \(app ?? "its app")."))
-        case .subscribed:
+        case .subscribed, .waiting:
             break
         case .failed(let failure):
             outcomes.append((nil, false, "The link was not opened: " + Self.sentence(failure.message)))

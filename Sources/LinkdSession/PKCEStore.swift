@@ -59,8 +59,10 @@ package struct PKCEStore: Sendable {
         }
     }
 
-    /// Stores `verifier` for `app`, replacing an earlier one (the backend honours the newest email only).
-    package func store(_ verifier: Secret, app: String, now: Int64) throws(Unwritable) {
+    /// Stores `verifier` for `app`, replacing an earlier one (the backend honours the newest email only);
+    /// `inBrowser` marks a sign-in started in the browser (`linkd login --provider`), whose address a browser's
+    /// command line showed, so that what comes back is confirmed before it is kept.
+    package func store(_ verifier: Secret, app: String, now: Int64, inBrowser: Bool = false) throws(Unwritable) {
         do throws(SystemdError) {
             try FileSystem.makePrivateDirectory(directory)
         } catch {
@@ -68,9 +70,10 @@ package struct PKCEStore: Sendable {
         }
         removeExpired(now: now)
         let path = file(for: app)
-        let text = JSONValue.object([
-            ("verifier", .string(verifier.revealed())), ("expires", .number(now + verifierLifetime)),
-        ]).serialized
+        let text = JSONValue.object(
+            [("verifier", .string(verifier.revealed())), ("expires", .number(now + verifierLifetime))]
+                + (inBrowser ? [("browser", .bool(true))] : [])
+        ).serialized
         do throws(SystemdError) {
             try FileSystem.writeAtomically(Array(text.utf8), to: path)
         } catch {
@@ -86,11 +89,12 @@ package struct PKCEStore: Sendable {
     package func requestWithNewVerifier(
         app: String,
         now: Int64,
+        inBrowser: Bool = false,
         _ request: (_ challenge: String) async throws(SessionError) -> Void
     ) async throws(ResetFailure) {
         let verifier = PKCE.makeVerifier()
         do {
-            try store(Secret(verifier), app: app, now: now)
+            try store(Secret(verifier), app: app, now: now, inBrowser: inBrowser)
         } catch {
             throw ResetFailure(error)
         }
@@ -106,8 +110,8 @@ package struct PKCEStore: Sendable {
     /// it proves removes it (``PKCEVerifier/spend()``): a link that fails, or is someone else's, leaves it for the
     /// link of the email it was stored for.
     package func verifier(for app: String, now: Int64) -> PKCEVerifier? {
-        guard let verifier = Self.read(file(for: app), now: now) else { return nil }
-        return PKCEVerifier(verifier, store: self, app: app)
+        guard let stored = Self.entry(file(for: app), now: now) else { return nil }
+        return PKCEVerifier(stored.verifier, store: self, app: app, startedInBrowser: stored.inBrowser)
     }
 
     /// Removes the verifier of `app` when it is still `verifier` (a newer request's is kept).
@@ -127,11 +131,17 @@ package struct PKCEStore: Sendable {
 
     /// The verifier in the file `path`, when it has not expired at `now` (`nil`: whatever its expiry).
     private static func read(_ path: String, now: Int64?) -> Secret? {
+        entry(path, now: now)?.verifier
+    }
+
+    /// The verifier in the file `path` and whether its sign-in was started in the browser, when it has not expired
+    /// at `now` (`nil`: whatever its expiry).
+    private static func entry(_ path: String, now: Int64?) -> (verifier: Secret, inBrowser: Bool)? {
         guard let bytes = FileSystem.contents(of: path), let object = try? JSONValue.parse(bytes),
             let verifier = object["verifier"]?.stringValue, let expires = object["expires"]?.int64Value,
             now.map({ expires > $0 }) ?? true
         else { return nil }
-        return Secret(verifier)
+        return (Secret(verifier), object["browser"]?.boolValue == true)
     }
 
     /// Removes the verifiers whose flow has expired.
@@ -155,18 +165,21 @@ package struct PKCEStore: Sendable {
 package struct PKCEVerifier: Sendable {
     /// The verifier.
     package let value: Secret
+    /// Whether its sign-in was started in the browser (`linkd login --provider`): what comes back is confirmed.
+    package let startedInBrowser: Bool
     private let store: PKCEStore?
     private let app: String
 
     /// A verifier that no store keeps (``spend()`` does nothing).
     package init(_ value: Secret) {
-        self.init(value, store: nil, app: "")
+        self.init(value, store: nil, app: "", startedInBrowser: false)
     }
 
-    init(_ value: Secret, store: PKCEStore?, app: String) {
+    init(_ value: Secret, store: PKCEStore?, app: String, startedInBrowser: Bool) {
         self.value = value
         self.store = store
         self.app = app
+        self.startedInBrowser = startedInBrowser
     }
 
     /// Removes the verifier from the store it was read from, unless a newer request replaced it there.

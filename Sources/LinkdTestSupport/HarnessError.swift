@@ -10,6 +10,8 @@ package enum HarnessError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotListen(path: String)
     /// A test double has no recovery session for `email` (no such user).
     case noRecoverySession(email: String)
+    /// `what` was not what the harness waited for: it `got` something else.
+    case unexpected(what: String, got: String)
 
     package var description: String {
         switch self {
@@ -18,6 +20,7 @@ package enum HarnessError: Error, Sendable, Equatable, CustomStringConvertible {
         case .failed(let program, let status): "'\(program)' failed with status \(status)"
         case .cannotListen(let path): "cannot listen on '\(path)'"
         case .noRecoverySession(let email): "the GoTrue double has no recovery session for '\(email)'"
+        case .unexpected(let what, let got): "\(what) was '\(got)'"
         }
     }
 }

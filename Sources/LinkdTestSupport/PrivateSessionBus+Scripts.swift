@@ -118,6 +118,29 @@ extension PrivateSessionBus {
         )
     }
 
+    /// A desktop portal's `org.freedesktop.portal.OpenURI` that appends each link it is asked to open to `log` and
+    /// answers with a request handle, as xdg-desktop-portal does; it writes `portal` to `started` and prints `ready`
+    /// once it owns the name.
+    static func portalService(log: String, started: String) -> String {
+        service(
+            name: "org.freedesktop.portal.Desktop",
+            objectPath: "/org/freedesktop/portal/desktop",
+            started: started,
+            as: "portal",
+            handling: """
+                XML = '<node><interface name="org.freedesktop.portal.OpenURI"><method name="OpenURI">' \\
+                      '<arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="a{sv}" direction="in"/>' \\
+                      '<arg type="o" direction="out"/></method></interface></node>'
+
+                def on_call(connection, sender, path, interface, method, parameters, invocation):
+                    parent, uri, options = parameters.unpack()
+                    with open("\(log)", "a") as out:
+                        out.write(uri + "\\n")
+                    invocation.return_value(GLib.Variant("(o)", ("/org/freedesktop/portal/desktop/request/1/t",)))
+                """
+        )
+    }
+
     /// A Python D-Bus service that owns `name` and serves, at `objectPath`, the interface that `handler` declares as
     /// `XML` and implements as `on_call`; once it owns the name it appends `label` to `started` and prints `ready`.
     private static func service(

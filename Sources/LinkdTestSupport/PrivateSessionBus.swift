@@ -82,6 +82,22 @@ package final class PrivateSessionBus: Sendable {
         return try startPython(script, log: "refuse.log")
     }
 
+    /// Starts a desktop portal that serves `org.freedesktop.portal.OpenURI`, writing each link it is asked to open
+    /// to ``portalOpened``, and waits until it owns its name.
+    ///
+    /// - Throws: when it cannot be started; ``HarnessError`` when it exits or is not ready within 10 s.
+    package func startPortal() throws -> SpawnedProcess {
+        let script = root.appendingPathComponent("portal.py")
+        try Data(Self.portalService(log: portalOpened.path, started: started.path).utf8).write(to: script)
+        return try startPython(script, log: "portal.log")
+    }
+
+    /// Where the portal of ``startPortal()`` writes the links it was asked to open.
+    package var portalOpened: URL { root.appendingPathComponent("portal-opened.txt") }
+
+    /// The links the portal was asked to open so far.
+    package func portalOpenedLinks() -> [String] { lines(of: portalOpened) }
+
     /// How a test's notification server answers `Notify`, once it has recorded the call.
     package enum NotifyAnswer: Sendable {
         /// With an id, as a working server does.

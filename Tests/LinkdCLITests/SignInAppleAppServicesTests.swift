@@ -16,7 +16,7 @@ import Testing
         let browser = try world.makeBrowser()
         let login = try world.login(browser: browser)
         #expect(login.status == 0, "\(login)\n\(world.world.daemonLog())")
-        #expect(login.stdout.hasSuffix("signed in: com.example.SignIn with apple\n"))
+        #expect(login.stdout.hasSuffix("signed in: com.example.SignIn with apple\r\n"), "\(login)")
         #expect(
             SignInProviderTests.browserOutput(browser)
                 == "done: apple.callback → com.example.SignIn: signed in: com.example.SignIn as ada@example.com\n"
@@ -65,8 +65,10 @@ import Testing
         double.enableApple(clientIDs: ["com.example.other.web"], keysOf: world.apple)
         let secret = PKCE.makeVerifier()
         try world.storeSecret(secret)
+        let login = try world.waitingLogin()
         let opened = try world.world.run(["open", world.callback(secret: secret)])
         #expect(opened.status == 65, "\(opened)")
+        #expect(login.outcome()?.contains(#""reason": "refused""#) == true)
         #expect(
             opened.stderr
                 == "Error: link 1: the backend refused the request: invalid apple id token: 'aud' must be a string "
@@ -75,7 +77,9 @@ import Testing
         #expect(world.storedSecrets.count == 1)
         #expect(world.world.receivedPayloads().isEmpty)
         double.enableApple(clientIDs: [SignInAppleTests.clientID], keysOf: world.apple)
+        let again = try LoginStandIn(world.world, app: SignInTests.app, keep: true)
         let retried = try world.world.run(["open", world.callback(secret: secret)])
+        #expect(again.outcome()?.hasPrefix(#"{"ok": true"#) == true)
         #expect(retried.status == 0, "\(retried)\n\(world.world.daemonLog())")
         #expect(world.storedSecrets.isEmpty)
     }
@@ -94,10 +98,12 @@ import Testing
             stderrPath: logPath,
             timeout: .seconds(5)
         )
-        // An open connection holds the daemon while `linkd open` starts, however slowly a loaded machine runs it.
-        let holder = try world.world.connect()
+        // The waiting login's connection holds the daemon while `linkd open` starts, however slowly a loaded machine
+        // runs it.
+        let login = try LoginStandIn(world.world, app: SignInTests.app, keep: true)
         let opened = try world.world.run(["open", world.callback(secret: secret)])
-        close(holder)
+        #expect(login.outcome() != nil)
+        login.close()
         #expect(opened.stdout.hasPrefix("queued: apple.callback → com.example.SignIn: signed in: "), "\(opened)")
         #expect(double.liveSessionCount(for: SignInTests.email) == 1)
         daemon.waitUntilExit()  // it stays up until the session is signed out

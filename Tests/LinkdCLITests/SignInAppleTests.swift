@@ -133,11 +133,20 @@ import Testing
                 + (idToken ? "" : "&user=%7B%7D")
         }
 
+        /// `linkd login --provider apple` on a terminal, keeping the sign-in that comes back (Enter).
         func login(browser: String) throws -> LinkdProcess.Output {
-            try world.run(
+            try signIn.runOnTerminal(
                 ["login", "--app", SignInTests.app, "--provider", "apple"],
+                answer: "",
                 extra: ["BROWSER": browser]
             )
+        }
+
+        /// Starts the daemon (with a link no app claims) and a `linkd login` stand-in that waits for the app's
+        /// sign-in and keeps it.
+        func waitingLogin() throws -> LoginStandIn {
+            _ = try world.run(["open", "signinapp://unclaimed"])
+            return try LoginStandIn(world, app: SignInTests.app, keep: true)
         }
     }
 
@@ -146,7 +155,7 @@ import Testing
         let browser = try world.makeBrowser()
         let login = try world.login(browser: browser)
         #expect(login.status == 0, "\(login)\n\(world.world.daemonLog())")
-        #expect(login.stdout.hasSuffix("signed in: com.example.SignIn with apple\n"))
+        #expect(login.stdout.hasSuffix("signed in: com.example.SignIn with apple\r\n"), "\(login)")
         let opened = SignInProviderTests.browserOutput(browser)
         #expect(
             opened
@@ -217,7 +226,14 @@ import Testing
         }
         #expect(world.gotrue.requests.isEmpty)  // nothing was sent
         #expect(world.storedSecrets.count == 1)  // and the real sign-in can still come back
+        let login = try world.waitingLogin()
         let real = try world.world.run(["open", world.callback(secret: secret)])
+        #expect(login.outcome()?.hasPrefix(#"{"ok": true, "route": "apple.callback""#) == true)
+        #expect(
+            login.questions == [
+                #"{"ask": "confirm", "prompt": "Signed in to com.example.SignIn as ada@example.com — keep?"}"#
+            ]
+        )
         #expect(real.status == 0, "\(real)\n\(world.world.daemonLog())")
         #expect(world.storedSecrets.isEmpty)
     }
@@ -239,6 +255,8 @@ import Testing
         let link = world.callback(secret: secret)
         // The daemon first, so that the hundred clients do not race to start one.
         #expect(try world.world.run(["open", "signinapp://apple#state=x&id_token=a.b.c"]).status == 65)
+        let login = try LoginStandIn(world.world, app: SignInTests.app, keep: true)
         try world.signIn.expectOneSignIn(opening: link, times: 100)
+        #expect(login.questions.count == 1)
     }
 }

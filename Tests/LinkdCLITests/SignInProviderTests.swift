@@ -57,13 +57,16 @@ import Testing
     @Test func theBrowserSignsInAtTheProviderAndTheProgramGetsTheSessionOnce() throws {
         let world = try Self.world()
         let browser = try Self.makeBrowser(in: world)
-        let login = try world.world.run(
+        // On a terminal, where the sign-in that comes back is confirmed (Enter keeps it).
+        let login = try world.runOnTerminal(
             ["login", "--app", SignInTests.app, "--provider", "github"],
+            answer: "",
             extra: ["BROWSER": browser]
         )
         #expect(login.status == 0, "\(login)\n\(world.world.daemonLog())")
-        #expect(login.stdout.hasPrefix("opened \(browser) to sign in to com.example.SignIn with github; "))
-        #expect(login.stdout.hasSuffix("signed in: com.example.SignIn with github\n"))
+        #expect(login.stdout.contains("opened \(browser) to sign in to com.example.SignIn with github; "))
+        #expect(login.stdout.contains("Signed in to com.example.SignIn as ada@example.com — keep? [Y/n]"), "\(login)")
+        #expect(login.stdout.hasSuffix("signed in: com.example.SignIn with github\r\n"), "\(login)")
         // linkd login returns once the code has been exchanged; linkd open may still be on its way out.
         let opened = Self.browserOutput(browser)
         #expect(
@@ -98,6 +101,89 @@ import Testing
         #expect(!surfaces.contains(accessToken) && !surfaces.contains(code))
         Thread.sleep(forTimeInterval: 0.3)
         #expect(world.world.receivedPayloads().count == 1)
+    }
+
+    /// The person says no at the terminal of `linkd login`: the session that came back is signed out, nothing is
+    /// delivered, and the login says why.
+    @Test func aSignInTheWaitingLoginDeclinesIsSignedOutAndNothingDelivered() throws {
+        let world = try Self.world()
+        let browser = try Self.makeBrowser(in: world)
+        let login = try world.runOnTerminal(
+            ["login", "--app", SignInTests.app, "--provider", "github"],
+            answer: "n",
+            extra: ["BROWSER": browser]
+        )
+        #expect(login.status == 65, "\(login)\n\(world.world.daemonLog())")
+        #expect(login.stdout.contains("keep? [Y/n]"), "\(login)")
+        #expect(
+            login.stdout.contains(
+                "Error: the sign-in to com.example.SignIn as ada@example.com was not confirmed; nothing was delivered"
+            ),
+            "\(login)"
+        )
+        #expect(Self.browserOutput(browser).contains("[not_confirmed]\nstatus 65\n"))
+        #expect(world.gotrue.requests.contains { $0.path == "/auth/v1/logout" })
+        #expect(world.world.receivedPayloads().isEmpty)
+    }
+
+    /// The address of a sign-in started in the browser shows in the browser's command line: another local user may
+    /// complete it with their own account and mail the person the callback. With no `linkd login` waiting to confirm
+    /// it, the callback is one linkd did not start: clicked (no terminal, no notification server with buttons), it is
+    /// refused before the code is exchanged.
+    @Test func aCallbackNoLoginWaitsForIsRefusedWhenNoOneCanConfirmIt() throws {
+        let world = try Self.world()
+        let output = world.world.root.path + "/login.txt"
+        let login = try world.world.start(
+            ["login", "--app", SignInTests.app, "--provider", "github"],
+            extra: ["BROWSER": "/bin/true"],
+            stdoutPath: output
+        )
+        #expect(
+            world.world.waitUntil(.seconds(10)) {
+                ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("Ctrl-C cancels")
+            }
+        )
+        kill(login.pid, SIGKILL)  // gone without forgetting its verifier
+        login.waitUntilExit()
+        #expect(world.storedVerifiers.count == 1)
+        let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let address = try #require(
+            printed.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("http") }.map(String.init)
+        )
+        let browser = try Self.makeBrowser(in: world)
+        let opening = try world.world.start([address], executable: browser)
+        opening.waitUntilExit()
+        #expect(Self.browserOutput(browser).contains("[cannot_confirm]\nstatus 65\n"), "\(Self.browserOutput(browser))")
+        #expect(!world.gotrue.requests.contains { $0.path == "/auth/v1/token" })
+        #expect(world.world.receivedPayloads().isEmpty)
+    }
+
+    /// Where the desktop has a portal, the sign-in's address goes to the browser through it (`OpenURI` over D-Bus),
+    /// standing in no process's command line; `$BROWSER` is not run.
+    @Test func theDesktopPortalOpensTheAddressWhenThereIsOne() throws {
+        let world = try Self.world()
+        let bus = try PrivateSessionBus(activatable: false)
+        let portal = try bus.startPortal()
+        defer { kill(portal.pid, SIGKILL) }
+        let marker = world.world.root.path + "/browser-ran"
+        let output = world.world.root.path + "/login.txt"
+        let login = try world.world.start(
+            ["login", "--app", SignInTests.app, "--provider", "github"],
+            extra: ["BROWSER": "/usr/bin/touch \(marker)", "DBUS_SESSION_BUS_ADDRESS": bus.address],
+            stdoutPath: output
+        )
+        defer { kill(login.pid, SIGINT) }
+        #expect(
+            world.world.waitUntil(.seconds(10)) {
+                ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("Ctrl-C cancels")
+            }
+        )
+        let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        #expect(printed.hasPrefix("opened the desktop's browser to sign in to com.example.SignIn with github; "))
+        let opened = try #require(bus.portalOpenedLinks().first)
+        #expect(opened.hasPrefix(world.gotrue.baseURL + "/auth/v1/authorize?provider=github&"))
+        #expect(printed.contains(opened))
+        #expect(!FileManager.default.fileExists(atPath: marker))
     }
 
     @Test func ctrlCForgetsTheVerifierSoTheCallbackThatComesLaterIsRefused() throws {

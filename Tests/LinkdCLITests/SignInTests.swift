@@ -61,10 +61,21 @@ import Testing
         /// `linkd open LINK` on a terminal of its own (a pseudo-terminal, Python's `pty.spawn`), typing `answer`:
         /// its standard input and output are the terminal, so its prompts and what it prints are in `stdout`.
         func openOnTerminal(_ link: String, answer: String) throws -> LinkdProcess.Output {
+            try runOnTerminal(["open", link], answer: answer)
+        }
+
+        /// `linkd ARGUMENTS` on a terminal of its own, as ``openOnTerminal(_:answer:)`` runs `linkd open`, with
+        /// `extra` environment.
+        func runOnTerminal(
+            _ arguments: [String],
+            answer: String,
+            extra: [String: String] = [:]
+        ) throws -> LinkdProcess.Output {
             let pty = "import os, pty, sys; sys.exit(os.waitstatus_to_exitcode(pty.spawn(sys.argv[1:])))"
             return try world.run(
-                ["open", link],
+                arguments,
                 stdin: Data((answer + "\n").utf8),
+                extra: extra,
                 launcher: ["/usr/bin/python3", "-c", pty]
             )
         }

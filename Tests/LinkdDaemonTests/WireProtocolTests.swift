@@ -13,6 +13,12 @@ import Testing
         ),
         (.open(url: "a\"b", interactive: false), #"{"op": "open", "url": "a\"b", "interactive": false}"#),
         (.subscribe(app: "com.example.Notes"), #"{"op": "subscribe", "app": "com.example.Notes"}"#),
+        (
+            .subscribe(app: "com.example.Notes", key: Secret("ab12")),
+            #"{"op": "subscribe", "app": "com.example.Notes", "key": "ab12"}"#
+        ),
+        (.awaitSignIn(app: "a.b", canConfirm: false), #"{"op": "await_signin", "app": "a.b"}"#),
+        (.awaitSignIn(app: "a.b", canConfirm: true), #"{"op": "await_signin", "app": "a.b", "confirm": true}"#),
     ])
     func requestsReadBackAsWritten(_ request: WireProtocol.Request, _ line: String) throws {
         #expect(request.line == line)
@@ -34,6 +40,8 @@ import Testing
         (#"{"op": "open"}"#, "bad_request", "an 'open' request needs a 'url' string"),
         (#"{"op": "open", "url": 5}"#, "bad_request", "an 'open' request needs a 'url' string"),
         (#"{"op": "subscribe", "app": ""}"#, "bad_request", "a 'subscribe' request needs an 'app' string"),
+        (#"{"op": "subscribe", "app": "a", "key": 1}"#, "bad_request", "a subscription's 'key' is a string"),
+        (#"{"op": "await_signin"}"#, "bad_request", "an 'await_signin' request needs an 'app' string"),
         (#"{"op": "frob\u001b[31mnicate"}"#, "unknown_op", #"unknown op 'frob\u{1B}[31mnicate'"#),
     ])
     func malformedLinesAreRequestFailures(_ line: String, _ reason: String, _ message: String) {
@@ -61,6 +69,7 @@ import Testing
             #"{"ok": true, "route": "r", "app": null, "state": "queued"}"#
         ),
         (.subscribed(app: "a"), #"{"ok": true, "app": "a", "state": "subscribed"}"#),
+        (.waiting(app: "a"), #"{"ok": true, "app": "a", "state": "waiting"}"#),
         (
             .failed(WireProtocol.Failure(kind: .invalid, reason: "userinfo", part: "userinfo", message: "m")),
             #"{"ok": false, "error": {"kind": "invalid", "reason": "userinfo", "part": "userinfo", "message": "m"}}"#

@@ -16,6 +16,16 @@ extension SignInAction {
         /// An Apple id token of a sign-in linkd started, and the secret whose hash is its nonce.
         case appleIDToken(Secret, secret: PKCEVerifier)
 
+        /// Whether the sign-in was started in the browser (`linkd login --provider`): its outcome goes to the
+        /// `linkd login` that waits for it.
+        var isStartedInBrowser: Bool {
+            switch self {
+            case .pkce(_, let verifier): verifier.startedInBrowser
+            case .appleIDToken: true
+            case .tokenHash, .session: false
+            }
+        }
+
         func session(_ signIn: SupabaseSignIn) async throws(SessionError) -> GoTrueSession {
             switch self {
             case .pkce(let code, let verifier): try await signIn.exchange(code: code, verifier: verifier)
@@ -28,8 +38,10 @@ extension SignInAction {
 
     /// Where the person confirms a sign-in linkd did not start.
     enum Confirmation: Sendable {
-        /// No question: linkd started the sign-in.
+        /// No question: linkd started the sign-in with an emailed link.
         case none
+        /// By the `linkd login` that started the sign-in in the browser and waits for it, on its terminal.
+        case login
         /// On the terminal of `linkd open`.
         case terminal
         /// In a desktop notification with buttons (`linkd open` has no terminal, as when the mail client ran it).
@@ -38,12 +50,14 @@ extension SignInAction {
 
     /// The routes that sign in: a code that a stored verifier proves, an emailed token hash of a sign-in type, an
     /// implicit-flow session — the last two only when the person can be asked to confirm: on the terminal of
-    /// `linkd open`, else in a notification whose server shows buttons.
+    /// `linkd open`, else in a notification whose server shows buttons. A code or Apple id token of a sign-in started
+    /// in the browser is confirmed by the `linkd login` that waits for it, else as one linkd did not start.
     static func material(
         _ link: ClaimedLink,
         store: PKCEStore?,
         appleStore: PKCEStore?,
-        client: (any LinkClient)?
+        client: (any LinkClient)?,
+        waiters: SignInWaiters
     ) async -> Result<(Material, Confirmation), WireProtocol.Failure> {
         let material: Material
         switch link.route.auth {
@@ -58,9 +72,15 @@ extension SignInAction {
                     )
                 )
             }
-            return .success((.pkce(code: pkce.code, verifier: verifier), .none))
+            material = .pkce(code: pkce.code, verifier: verifier)
+            guard verifier.startedInBrowser else { return .success((material, .none)) }
+            if await waiters.hasConfirmer(for: link.appName) { return .success((material, .login)) }
         case .appleCallback(let callback):
-            return appleMaterial(callback, app: link.appName, store: appleStore).map { ($0, .none) }
+            switch appleMaterial(callback, app: link.appName, store: appleStore) {
+            case .success(let value): material = value
+            case .failure(let failure): return .failure(failure)
+            }
+            if await waiters.hasConfirmer(for: link.appName) { return .success((material, .login)) }
         case .supabaseOTP(let otp) where otp.type != "recovery":
             material = .tokenHash(otp.tokenHash, type: otp.type)
         case .supabaseSession(let session):
@@ -76,13 +96,17 @@ extension SignInAction {
         }
         if let client, await client.canConfirm { return .success((material, .terminal)) }
         if await DesktopNotification.canAsk() { return .success((material, .notification)) }
-        return .failure(
-            WireProtocol.Failure(
-                kind: .invalid,
-                reason: "cannot_confirm",
-                message: "linkd did not start this sign-in to \(link.appName), and signs in only after you confirm "
-                    + "it: open the link with 'linkd open' in a terminal"
-            )
+        let failure = WireProtocol.Failure(
+            kind: .invalid,
+            reason: "cannot_confirm",
+            message: material.isStartedInBrowser
+                ? "this sign-in to \(link.appName) came back from the browser and is kept only once you confirm "
+                    + "it: run 'linkd login' in a terminal, or open the link with 'linkd open' in one"
+                : "linkd did not start this sign-in to \(link.appName), and signs in only after you confirm it: "
+                    + "open the link with 'linkd open' in a terminal"
         )
+        // A `linkd login` that waits for this sign-in, but cannot ask, hears at once that it ended.
+        if material.isStartedInBrowser { await waiters.finish(link.appName, with: .failed(failure)) }
+        return .failure(failure)
     }
 }

@@ -8,8 +8,9 @@ import LinkdSession
 /// The `signin` action: the link becomes a session with the app's backend, and the app's program gets the session
 /// (as JSON on standard input, like an `exec` link's route) — never the link's own secrets.
 ///
-/// A sign-in linkd started (`linkd login`: a `supabase.pkce` code its stored verifier proves) is signed in at once.
-/// One it did not start — a magic link, a signup or invite confirmation, an implicit-flow session that arrives by
+/// A sign-in linkd started with an emailed link (`linkd login --email`: a `supabase.pkce` code its stored verifier
+/// proves) is signed in at once. One started in the browser (`--provider`) is confirmed by the `linkd login` that
+/// waits for it, since its address showed in a browser's command line. One it did not start — a magic link, a signup or invite confirmation, an implicit-flow session that arrives by
 /// email — could be an attacker's own account mailed to the person, so that their app signs in to it: it is
 /// delivered only once the person has confirmed it ("Sign in to APP as EMAIL?", with the account as the backend
 /// names it) on the terminal of `linkd open`, and refused before anything is sent when no one can be asked.
@@ -22,6 +23,8 @@ struct SignInAction: Action {
     let exec: ExecAction
     /// Hands the session to the app's subscriber (`"forward"`).
     let forward: ForwardAction
+    /// The `linkd login` commands waiting for their sign-in from the browser, which confirm it.
+    let waiters = SignInWaiters()
 
     func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
         guard case .signin(let delivery) = link.claim.action else { preconditionFailure("a signin link") }
@@ -47,10 +50,34 @@ struct SignInAction: Action {
         if let expired = ResetAction.expiry(link.route) { return refuse(expired, link, service) }
         let material: Material
         let confirmation: Confirmation
-        switch await Self.material(link, store: pkceStore, appleStore: appleStore, client: client) {
+        switch await Self.material(link, store: pkceStore, appleStore: appleStore, client: client, waiters: waiters) {
         case .success(let value): (material, confirmation) = value
         case .failure(let failure): return refuse(failure, link, service)
         }
+        let response = await signIn(
+            link,
+            delivery: delivery,
+            backend: backend,
+            material: material,
+            confirmation: confirmation,
+            client: client,
+            service: service
+        )
+        // The `linkd login` that started it in the browser hears how it ended.
+        if material.isStartedInBrowser { await waiters.finish(link.appName, with: response) }
+        return response
+    }
+
+    /// Signs in with `material` once the link is recorded, asks where `confirmation` says, and delivers the session.
+    private func signIn(
+        _ link: ClaimedLink,
+        delivery: SignInDelivery,
+        backend: SignInBackend,
+        material: Material,
+        confirmation: Confirmation,
+        client: (any LinkClient)?,
+        service: LinkService
+    ) async -> WireProtocol.Response {
         if delivery == .forward, await !forward.hasRoom(for: link.appName, service: service) {
             return refuse(.forwardQueueFull(app: link.appName, limit: forward.queueLimit), link, service)
         }
@@ -94,7 +121,7 @@ struct SignInAction: Action {
             return await exec.fail(failure, link: link, service: service)
         }
         let email = session.account
-        if await !Self.isConfirmed(confirmation, app: link.appName, email: email, client: client) {
+        if await !isConfirmed(confirmation, app: link.appName, email: email, client: client) {
             let signedOut = await session.signOut()
             service.spool.remove(entry.id)
             giveSlot(delivery)
@@ -193,7 +220,7 @@ struct SignInAction: Action {
 extension SignInAction {
     /// Whether the person confirmed the sign-in to `app` as `email` where `confirmation` says to ask them; `true` for
     /// a sign-in linkd started.
-    fileprivate static func isConfirmed(
+    fileprivate func isConfirmed(
         _ confirmation: Confirmation,
         app: String,
         email: String,
@@ -201,6 +228,7 @@ extension SignInAction {
     ) async -> Bool {
         switch confirmation {
         case .none: return true
+        case .login: return await waiters.confirm(app, prompt: "Signed in to \(app) as \(email) — keep?")
         case .terminal: return await client?.confirm(prompt: "Sign in to \(app) as \(email)?") == true
         case .notification:
             return await DesktopNotification.ask(

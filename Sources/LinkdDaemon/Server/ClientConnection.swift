@@ -61,6 +61,15 @@ actor ClientConnection {
                     // Only a client that can answer a question is handed to the service.
                     self.canConfirm = canConfirm
                     response = await service.open(url, client: interactive || canConfirm ? self : nil)
+                case .awaitSignIn(let app, let canConfirm):
+                    self.canConfirm = canConfirm
+                    // Registered before it is acknowledged: a sign-in that comes back after the answer finds it.
+                    response = await service.signIn.waiters.wait(for: app, client: self, confirms: canConfirm) {
+                        try? await self.write(
+                            WireProtocol.Response.waiting(app: app).line,
+                            deadline: .now + .seconds(5)
+                        )
+                    }
                 case .subscribe(let app, let key):
                     // No key: the app's links only. A key: its sessions too, when it is the app's.
                     if let key, !service.subscriberKeys.isValid(key.revealed(), for: app) {

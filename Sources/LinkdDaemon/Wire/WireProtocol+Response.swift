@@ -17,6 +17,9 @@ extension WireProtocol {
         case accepted(route: String, app: String?, state: State, message: String? = nil)
         /// `{"ok": true, "app", "state": "subscribed"}`, the answer to a subscription.
         case subscribed(app: String)
+        /// `{"ok": true, "app", "state": "waiting"}`, the first answer to `await_signin`: the daemon waits for the
+        /// app's sign-in from the browser (the outcome follows, on a line of its own).
+        case waiting(app: String)
         /// `{"ok": false, "error": {…}}`.
         case failed(Failure)
 
@@ -32,6 +35,8 @@ extension WireProtocol {
                 return members
             case .subscribed(let app):
                 return [("ok", .bool(true)), ("app", .string(app)), ("state", .string("subscribed"))]
+            case .waiting(let app):
+                return [("ok", .bool(true)), ("app", .string(app)), ("state", .string("waiting"))]
             case .failed(let failure):
                 return [("ok", .bool(false)), ("error", failure.json)]
             }
@@ -57,6 +62,10 @@ extension WireProtocol {
             let stateText = object["state"]?.stringValue ?? State.done.rawValue
             if stateText == "subscribed", let app = object["app"]?.stringValue {
                 self = .subscribed(app: app)
+                return
+            }
+            if stateText == "waiting", let app = object["app"]?.stringValue {
+                self = .waiting(app: app)
                 return
             }
             guard let state = State(rawValue: stateText) else {

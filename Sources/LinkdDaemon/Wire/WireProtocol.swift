@@ -14,6 +14,10 @@ package enum WireProtocol {
         /// `{"op": "subscribe", "app": "…"}`: the connection then receives the app's `forward` links, one JSON line each;
         /// with `"key": "…"`, the app's subscriber key, its forwarded sessions too.
         case subscribe(app: String, key: Secret? = nil)
+        /// `{"op": "await_signin", "app": "…"}`, from `linkd login --provider`: answered with the outcome of the
+        /// sign-in to the app that comes back from the browser; with `"confirm": true` (it holds a terminal), the
+        /// daemon asks it to confirm that sign-in first (``ConfirmQuestion``).
+        case awaitSignIn(app: String, canConfirm: Bool)
 
         /// Reads one request line.
         ///
@@ -43,6 +47,11 @@ package enum WireProtocol {
                     throw .badRequest("a subscription's 'key' is a string")
                 }
                 self = .subscribe(app: app, key: key.map(Secret.init))
+            case "await_signin":
+                guard let app = object["app"]?.stringValue, !app.isEmpty else {
+                    throw .badRequest("an 'await_signin' request needs an 'app' string")
+                }
+                self = .awaitSignIn(app: app, canConfirm: object["confirm"]?.boolValue ?? false)
             default:
                 throw Failure(
                     kind: .request,
@@ -58,6 +67,11 @@ package enum WireProtocol {
             case .open(let url, let interactive, let canConfirm):
                 JSONValue.object(
                     [("op", .string("open")), ("url", .string(url)), ("interactive", .bool(interactive))]
+                        + (canConfirm ? [("confirm", .bool(true))] : [])
+                ).serialized
+            case .awaitSignIn(let app, let canConfirm):
+                JSONValue.object(
+                    [("op", .string("await_signin")), ("app", .string(app))]
                         + (canConfirm ? [("confirm", .bool(true))] : [])
                 ).serialized
             case .subscribe(let app, let key):

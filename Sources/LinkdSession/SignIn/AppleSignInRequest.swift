@@ -57,7 +57,7 @@ package enum AppleSignInRequest {
     ) throws(ResetFailure) -> (address: String, secret: Secret) {
         let secret = PKCE.makeVerifier()
         do {
-            try store.store(Secret(secret), app: app, now: now)
+            try store.store(Secret(secret), app: app, now: now, inBrowser: true)
         } catch {
             throw ResetFailure(error)
         }

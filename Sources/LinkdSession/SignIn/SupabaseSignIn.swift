@@ -114,7 +114,8 @@ package struct SupabaseSignIn: Sendable {
     ) async throws(ResetFailure) -> (address: String, verifier: Secret?) {
         let now = Int64(time(nil))
         var address = ""
-        try await verifierStore.requestWithNewVerifier(app: app, now: now) { (challenge) async throws(SessionError) in
+        try await verifierStore.requestWithNewVerifier(app: app, now: now, inBrowser: true) {
+            (challenge) async throws(SessionError) in
             address = client.authorizeURL(provider: provider, redirectTo: redirectTo, challenge: challenge)
         }
         return (address, verifierStore.verifier(for: app, now: now)?.value)
