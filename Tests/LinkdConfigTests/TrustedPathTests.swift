@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+import LinkdConfig
+import LinkdRouting
+import Testing
+
+/// apps.d folders and files, and the programs of `exec` actions, are used only when no one but root and this user can
+/// change them: they, and every folder above them, are owned by root or this user and writable by neither group nor
+/// others, except that a sticky folder (like `/tmp`) may stand above them. The tests run as root in `/tmp`.
+@Suite struct TrustedPathTests {
+    static let app = #"{"app": "org.example.A", "links": [{"match": "a://x", "action": "forward"}]}"#
+    static let other = #"{"app": "org.example.B", "links": [{"match": "b://x", "action": "forward"}]}"#
+
+    /// Sets the mode of `path` in `tree`, sticky and set-id bits included.
+    private func setMode(_ mode: mode_t, of path: String, in tree: TempTree) {
+        #expect(chmod(tree.root.path + "/" + path, mode) == 0)
+    }
+
+    /// The problems of `result`, each with the tree's folder taken out of it.
+    private func problems(_ result: ConfigLoader.Result, in tree: TempTree) -> [String] {
+        result.errors.map { $0.description.replacingOccurrences(of: tree.root.path + "/", with: "") }
+    }
+
+    /// A link is checked where it stands as well as where it points: a trusted file reached through a link in a folder
+    /// others can write is not trusted, since anyone could point that link elsewhere.
+    @Test func aLinkInAFolderOthersCanWriteIsNotTrustedWhereverItPoints() throws {
+        let tree = try TempTree()
+        let file = try tree.write("good/a.json", Self.app)
+        _ = try tree.folder("open")
+        setMode(0o757, of: "open", in: tree)
+        try FileManager.default.createSymbolicLink(
+            atPath: tree.root.path + "/open/a.json",
+            withDestinationPath: file.path
+        )
+        #expect(try TrustedPath(checking: file.path).resolved == file.path)
+        #expect(throws: TrustedPath.Failure(path: tree.root.path + "/open", reason: .writableByOthers)) {
+            try TrustedPath(checking: tree.root.path + "/open/a.json")
+        }
+    }
+
+    /// Relative links and `..` are followed as the kernel follows them (`link/..` is the folder above the link's
+    /// target); the walk may pass a sticky folder, and may not end on one.
+    @Test func followsRelativeLinksAndRefusesToEndOnAStickyFolder() throws {
+        let tree = try TempTree()
+        let file = try tree.write("real/apps.d/a.json", Self.app)
+        try FileManager.default.createSymbolicLink(
+            atPath: tree.root.path + "/link",
+            withDestinationPath: "real/./apps.d"
+        )
+        let checked = try TrustedPath(checking: tree.root.path + "/link/../apps.d/../apps.d/a.json")
+        #expect(checked.resolved == file.path)
+        #expect(try TrustedPath(checking: tree.root.path + "/link/a.json").resolved == file.path)
+        _ = try tree.folder("sticky/mine")
+        setMode(0o1777, of: "sticky", in: tree)
+        #expect(try TrustedPath(checking: tree.root.path + "/sticky/mine").resolved == tree.root.path + "/sticky/mine")
+        #expect(throws: TrustedPath.Failure(path: tree.root.path + "/sticky", reason: .writableByGroupAndOthers)) {
+            try TrustedPath(checking: tree.root.path + "/sticky/mine/..")
+        }
+    }
+
+    /// In a sticky folder what comes next must be root's or this user's, a link too: its owner can replace it.
+    @Test func aLinkOfAnotherUserInAStickyFolderIsNotTrusted() throws {
+        let tree = try TempTree()
+        let file = try tree.write("good/a.json", Self.app)
+        _ = try tree.folder("sticky")
+        setMode(0o1777, of: "sticky", in: tree)
+        let link = tree.root.path + "/sticky/a.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file.path)
+        #expect(try TrustedPath(checking: link).resolved == file.path)
+        #expect(lchown(link, 12345, 0) == 0)
+        #expect(throws: TrustedPath.Failure(path: link, reason: .owner(12345))) { try TrustedPath(checking: link) }
+        #expect(throws: TrustedPath.Failure(path: tree.root.path + "/gone", reason: .unreadable(ENOENT))) {
+            try TrustedPath(checking: tree.root.path + "/gone/a.json")
+        }
+    }
+}
