@@ -1,7 +1,8 @@
 package import FoundationEssentials
 
 /// Finds and reads the `apps.d` folders: `$XDG_CONFIG_HOME/linkd`, `/etc/linkd`,
-/// `/usr/share/linkd`, in that order; for a file name in several, the first wins.
+/// `/usr/share/linkd`, in that order; for a file name in several, the first wins. A folder or file is read only when
+/// it is a ``TrustedPath``.
 package struct ConfigLoader: Sendable {
     /// What was loaded: apps in file-name order, and every problem found.
     package struct Result: Sendable {
@@ -36,9 +37,11 @@ package struct ConfigLoader: Sendable {
 
     /// Reads every `*.json` file; a broken file is reported and skipped, never stopping the others.
     ///
-    /// A file that cannot be read (a folder, a symlink loop, a file over ``sizeLimit``, no permission) is a problem
-    /// at its line 1, column 1; so is a folder that exists and cannot be listed. Two apps claiming the same link are
-    /// a problem of the later one, whose claim still loads but loses to the earlier one.
+    /// A file that cannot be read (a folder, a symlink loop, a file over ``sizeLimit``, no permission) or is not
+    /// trusted (``TrustedPath``) is a problem at its line 1, column 1; so is a folder that exists and cannot be listed
+    /// or is not trusted, and then none of its files is read (nor hides a file of the same name in a later folder).
+    /// Two apps claiming the same link are a problem of the later one, whose claim still loads but loses to the
+    /// earlier one.
     package func load() -> Result {
         var chosen: [String: URL] = [:]
         var errors: [ConfigError] = []
@@ -50,6 +53,12 @@ package struct ConfigLoader: Sendable {
                 if FileManager.default.fileExists(atPath: directory.path) {
                     errors.append(ConfigError(file: directory.path, path: "$", problem: "the folder cannot be read"))
                 }
+                continue
+            }
+            do throws(TrustedPath.Failure) {
+                _ = try TrustedPath(checking: directory.path)
+            } catch {
+                errors.append(ConfigError(file: directory.path, path: "$", problem: "not trusted: \(error)"))
                 continue
             }
             for name in names where name.hasSuffix(".json") && chosen[name] == nil {

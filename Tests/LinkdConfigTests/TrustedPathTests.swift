@@ -73,4 +73,73 @@ import Testing
             try TrustedPath(checking: tree.root.path + "/gone/a.json")
         }
     }
+
+    @Test func aGroupWritableAppsFolderIsAProblemAndNoneOfItsFilesLoad() throws {
+        let tree = try TempTree()
+        try tree.write("apps.d/a.json", Self.app)
+        setMode(0o775, of: "apps.d", in: tree)
+        let result = tree.loader(try tree.folder("apps.d")).load()
+        #expect(result.apps.isEmpty)
+        #expect(problems(result, in: tree) == ["apps.d:1:1: $: not trusted: 'apps.d' is writable by its group"])
+    }
+
+    @Test func aFileOthersCanWriteIsAProblemAndTheOthersLoad() throws {
+        let tree = try TempTree()
+        try tree.write("apps.d/a.json", Self.app)
+        try tree.write("apps.d/b.json", Self.other)
+        setMode(0o646, of: "apps.d/a.json", in: tree)
+        let result = tree.loader(try tree.folder("apps.d")).load()
+        #expect(result.apps.map(\.app) == ["org.example.B"])
+        #expect(
+            problems(result, in: tree) == ["apps.d/a.json:1:1: $: not trusted: 'apps.d/a.json' is writable by others"]
+        )
+    }
+
+    /// The link's own folder is fine; the folder its target is in is not.
+    @Test func aFileLinkedIntoAFolderOthersCanWriteIsAProblem() throws {
+        let tree = try TempTree()
+        try tree.write("shared/a.json", Self.app)
+        setMode(0o777, of: "shared", in: tree)
+        let folder = try tree.folder("apps.d")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path + "/a.json",
+            withDestinationPath: "../shared/a.json"
+        )
+        let result = tree.loader(folder).load()
+        #expect(result.apps.isEmpty)
+        #expect(
+            problems(result, in: tree) == [
+                "apps.d/a.json:1:1: $: not trusted: 'shared' is writable by its group and others"
+            ]
+        )
+    }
+
+    @Test func aFileOfAnotherUserIsAProblem() throws {
+        let tree = try TempTree()
+        let file = try tree.write("apps.d/a.json", Self.app)
+        #expect(chown(file.path, 12345, 0) == 0)
+        let result = tree.loader(try tree.folder("apps.d")).load()
+        #expect(result.apps.isEmpty)
+        #expect(
+            problems(result, in: tree) == [
+                "apps.d/a.json:1:1: $: not trusted: 'apps.d/a.json' is owned by another user (uid 12345)"
+            ]
+        )
+    }
+
+    /// A sticky folder others can write (`/tmp`, above every test's tree) may stand above an apps.d folder, since no one
+    /// else can replace what this user put in it; as the apps.d folder itself it lets anyone add an app.
+    @Test func aStickyFolderIsFineAboveAnAppsFolderButNotAsOne() throws {
+        let tree = try TempTree()
+        try tree.write("sticky/apps.d/a.json", Self.app)
+        try tree.write("sticky/b.json", Self.other)
+        setMode(0o1777, of: "sticky", in: tree)
+        let result = tree.loader(try tree.folder("sticky/apps.d"), try tree.folder("sticky")).load()
+        #expect(result.apps.map(\.app) == ["org.example.A"])
+        #expect(
+            problems(result, in: tree) == [
+                "sticky:1:1: $: not trusted: 'sticky' is writable by its group and others"
+            ]
+        )
+    }
 }
