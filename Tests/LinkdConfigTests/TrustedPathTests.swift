@@ -142,4 +142,50 @@ import Testing
             ]
         )
     }
+
+    @Test func aGroupWritableProgramIsAProblemOfItsLinkAndTheLinkDoesNotLoad() throws {
+        let tree = try TempTree()
+        let notes = try tree.program("notes", mode: 0o775)
+        try tree.write(
+            "apps.d/notes.json",
+            """
+            {"app": "com.example.Notes", "links": [
+              {"match": "notes://open/{id}", "action": {"exec": ["notes", "--open-link"]}},
+              {"match": "notes://inbox", "action": "forward"}]}
+            """
+        )
+        let result = tree.loader(try tree.folder("apps.d")).load()
+        let app = try #require(result.apps.first)
+        #expect(app.links.map(\.match.text) == ["notes://inbox"])
+        #expect(
+            result.errors.map { "\($0.position): \($0.path): \($0.problem)" } == [
+                "2:54: $.links[0].action.exec[0]: program '\(notes)' is not trusted: '\(notes)' is writable by its group"
+            ]
+        )
+    }
+
+    @Test func aProgramInAFolderOthersCanWriteIsAProblemOfItsLink() throws {
+        let tree = try TempTree()
+        let tool = try tree.write("drop/tool", "#!/bin/sh\ncat\n")
+        #expect(chmod(tool.path, 0o755) == 0)
+        setMode(0o757, of: "drop", in: tree)
+        try tree.write(
+            "apps.d/a.json",
+            """
+            {"app": "org.example.A", "links": [
+              {"match": "a://x", "action": {"signin": {"exec": ["\(tool.path)"]}}, "format": "supabase",
+               "backend": {"kind": "supabase", "url": "https://abcd.supabase.co", "apiKey": "k"}},
+              {"match": "a://y", "action": "forward"}]}
+            """
+        )
+        let result = tree.loader(try tree.folder("apps.d")).load()
+        let app = try #require(result.apps.first)
+        #expect(app.links.map(\.match.text) == ["a://y"])
+        #expect(
+            result.errors.map { "\($0.position): \($0.path): \($0.problem)" } == [
+                "2:53: $.links[0].action.signin.exec[0]: program '\(tool.path)' is not trusted: "
+                    + "'\(tree.root.path)/drop' is writable by others"
+            ]
+        )
+    }
 }
