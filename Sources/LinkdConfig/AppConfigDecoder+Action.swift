@@ -24,7 +24,8 @@ extension AppConfigDecoder {
     }
 
     /// An `exec` action's argv, its program resolved by ``programs``: every argument as written, since a link never
-    /// goes into argv. A program that cannot be found drops the link alone (see ``AppConfigDecoder``).
+    /// goes into argv. A program that cannot be found, or is not trusted, is a problem of the link alone (see
+    /// ``AppConfigDecoder``).
     private mutating func exec(_ value: JSONValue, at path: String) -> [String]? {
         guard let argv = value.arrayElements, !argv.isEmpty,
             case let words = argv.compactMap(\.stringValue), words.count == argv.count,
@@ -46,9 +47,11 @@ extension AppConfigDecoder {
             let program = try programs.resolve(words[0])
             return isValid ? [program] + words.dropFirst() : nil
         } catch {
-            // The link stays, with the program as written (no absolute path): the daemon then answers a click on it
-            // that the program cannot be found, which a person can act on, and never runs anything for it.
             report("\(path)[0]", error.description)
+            // A file someone else can change is never run: its link does not load.
+            if case .notTrusted = error { return nil }
+            // Any other such link stays, with the program as written (no absolute path): the daemon then answers a
+            // click on it that the program cannot be found, which a person can act on, and never runs anything for it.
             return isValid ? words : nil
         }
     }

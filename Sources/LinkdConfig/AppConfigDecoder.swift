@@ -6,7 +6,8 @@ import LinkdRouting
 ///
 /// Most problems make the whole app unusable, and it is not loaded. A link whose program cannot be found (see
 /// ``ProgramSearch``) is a problem of that link alone: the link keeps its program as written, not an absolute path,
-/// which the daemon never runs — it answers a click on the link that the program cannot be found.
+/// which the daemon never runs — it answers a click on the link that the program cannot be found. A link whose
+/// program is found but not trusted (``TrustedPath``) is a problem of that link alone too, and the link does not load.
 package struct AppConfigDecoder {
     let file: String
     let programs: ProgramSearch

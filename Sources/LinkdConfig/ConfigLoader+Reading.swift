@@ -6,7 +6,7 @@ extension ConfigLoader {
     package static let sizeLimit = 1 << 20
 
     /// The bytes of the config file at `path`, read only when it is, after symlinks, a regular file of at most
-    /// ``sizeLimit`` bytes (so a FIFO, a device or a huge file is never read).
+    /// ``sizeLimit`` bytes (so a FIFO, a device or a huge file is never read) and a ``TrustedPath``.
     static func contents(of path: String) -> Swift.Result<[UInt8], ConfigError> {
         func problem(_ text: String) -> Swift.Result<[UInt8], ConfigError> {
             .failure(ConfigError(file: path, path: "$", problem: text))
@@ -21,6 +21,11 @@ extension ConfigLoader {
         }
         guard status.st_mode & S_IFMT == S_IFREG else { return problem("cannot be read: not a regular file") }
         guard status.st_size <= sizeLimit else { return problem("cannot be read: larger than 1 MiB") }
+        do throws(TrustedPath.Failure) {
+            _ = try TrustedPath(checking: path)
+        } catch {
+            return problem("not trusted: \(error)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             return problem(
                 FileManager.default.isReadableFile(atPath: path)

@@ -2,12 +2,17 @@ package import FoundationEssentials
 
 /// Finds and reads the `apps.d` folders: `$XDG_CONFIG_HOME/linkd`, `/etc/linkd`,
 /// `/usr/share/linkd`, in that order; for a file name in several, the first wins.
+///
+/// The apps are in folder order, then by file name within a folder: the user's folder comes first, so a user's app
+/// wins a link it claims against every system app, whatever their file names. A folder or file is read only when it
+/// is a ``TrustedPath``.
 package struct ConfigLoader: Sendable {
-    /// What was loaded: apps in file-name order, and every problem found.
+    /// What was loaded: apps in folder, then file-name order, and every problem found.
     package struct Result: Sendable {
-        /// The apps that loaded, in file-name order, each without the links it could not load.
+        /// The apps that loaded, in folder, then file-name order, each without the links it could not load.
         package var apps: [AppConfig]
-        /// Every problem, file by file in file-name order, and in each file by line and column.
+        /// Every problem: the folders' first, then file by file in the apps' order, and in each file by line and
+        /// column.
         package var errors: [ConfigError]
     }
 
@@ -36,30 +41,39 @@ package struct ConfigLoader: Sendable {
 
     /// Reads every `*.json` file; a broken file is reported and skipped, never stopping the others.
     ///
-    /// A file that cannot be read (a folder, a symlink loop, a file over ``sizeLimit``, no permission) is a problem
-    /// at its line 1, column 1; so is a folder that exists and cannot be listed. Two apps claiming the same link are
-    /// a problem of the later one, whose claim still loads but loses to the earlier one.
+    /// A file that cannot be read (a folder, a symlink loop, a file over ``sizeLimit``, no permission) or is not
+    /// trusted (``TrustedPath``) is a problem at its line 1, column 1; so is a folder that exists and cannot be listed
+    /// or is not trusted, and then none of its files is read (nor hides a file of the same name in a later folder).
+    /// Two apps claiming the same link are a problem of the later one, whose claim still loads but loses to the
+    /// earlier one.
     package func load() -> Result {
-        var chosen: [String: URL] = [:]
+        var files: [URL] = []
+        var names: Set<String> = []
         var errors: [ConfigError] = []
         for directory in directories {
-            let names: [String]
+            let listed: [String]
             do {
-                names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                listed = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             } catch {
                 if FileManager.default.fileExists(atPath: directory.path) {
                     errors.append(ConfigError(file: directory.path, path: "$", problem: "the folder cannot be read"))
                 }
                 continue
             }
-            for name in names where name.hasSuffix(".json") && chosen[name] == nil {
-                chosen[name] = directory.appendingPathComponent(name)
+            do throws(TrustedPath.Failure) {
+                _ = try TrustedPath(checking: directory.path)
+            } catch {
+                errors.append(ConfigError(file: directory.path, path: "$", problem: "not trusted: \(error)"))
+                continue
+            }
+            for name in listed.sorted() where name.hasSuffix(".json") && !names.contains(name) {
+                names.insert(name)
+                files.append(directory.appendingPathComponent(name))
             }
         }
         var apps: [AppConfig] = []
         var fileOrder: [String: Int] = [:]
-        for (index, name) in chosen.keys.sorted().enumerated() {
-            guard let url = chosen[name] else { continue }
+        for (index, url) in files.enumerated() {
             fileOrder[url.path] = index
             let bytes: [UInt8]
             switch Self.contents(of: url.path) {

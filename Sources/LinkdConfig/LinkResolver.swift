@@ -21,8 +21,8 @@ package struct Resolution: Sendable {
     package var route: RoutedLink
 }
 
-/// Routes links as the configuration says: the apps' claims first (the first claim in file-name and link order
-/// decides), then, unless told otherwise, the built-in formats.
+/// Routes links as the configuration says: the apps' claims first (the first claim in the apps' order, then link
+/// order, decides), then, unless told otherwise, the built-in formats.
 package struct LinkResolver: Sendable {
     private struct Claim: Sendable {
         var app: Int
@@ -30,7 +30,7 @@ package struct LinkResolver: Sendable {
         var outcome: Result<RoutedLink, RouteError>
     }
 
-    /// The apps, in file-name order.
+    /// The apps, in the order given: folder, then file-name order, as ``ConfigLoader`` loads them.
     package let apps: [AppConfig]
     private let router: Router<Claim>
     private let usesBuiltIns: Bool

@@ -81,7 +81,7 @@ final class TempTree {
         #expect(app.links[1].backend?.kind == .appServices(appID: "notes-abcde"))
     }
 
-    @Test func theFirstFolderWinsForAFileNameAndFileNamesOrderTheApps() throws {
+    @Test func theFirstFolderWinsForAFileNameAndFoldersThenFileNamesOrderTheApps() throws {
         let tree = try TempTree()
         let user = try tree.folder("home/linkd/apps.d")
         let system = try tree.folder("etc/linkd/apps.d")
@@ -97,10 +97,40 @@ final class TempTree {
             "etc/linkd/apps.d/a.json",
             #"{"app": "org.system.A", "links": [{"match": "a://x", "action": "forward"}]}"#
         )
+        try tree.write(
+            "etc/linkd/apps.d/c.json",
+            #"{"app": "org.system.C", "links": [{"match": "c://x", "action": "forward"}]}"#
+        )
         try tree.write("etc/linkd/apps.d/notes.txt", "not a config")
         let result = tree.loader(user, system).load()
-        #expect(result.apps.map(\.app) == ["org.system.A", "org.user.B"])
+        #expect(result.apps.map(\.app) == ["org.user.B", "org.system.A", "org.system.C"])
         #expect(result.errors.isEmpty)
+    }
+
+    /// The user's folder comes first whatever the file names: a system app cannot take a link the user's app claims
+    /// by a file name that sorts earlier.
+    @Test func theUsersFolderWinsAnOverlapAgainstAnEarlierNamedSystemFile() throws {
+        let tree = try TempTree()
+        let user = try tree.folder("home/linkd/apps.d")
+        let system = try tree.folder("etc/linkd/apps.d")
+        try tree.write(
+            "home/linkd/apps.d/z.json",
+            #"{"app": "org.user.Z", "links": [{"match": "x://note/{id}", "action": "forward"}]}"#
+        )
+        try tree.write(
+            "etc/linkd/apps.d/a.json",
+            #"{"app": "org.system.A", "links": [{"match": "x://note/7", "action": "forward"}]}"#
+        )
+        let result = tree.loader(user, system).load()
+        #expect(result.apps.map(\.app) == ["org.user.Z", "org.system.A"])
+        #expect(
+            result.errors.map(\.description) == [
+                "\(system.path)/a.json:1:45: $.links[0].match: 'x://note/7' of 'org.system.A' overlaps 'x://note/{id}' "
+                    + "of 'org.user.Z' in '\(user.path)/z.json', which wins: its folder is read first"
+            ]
+        )
+        let resolver = LinkResolver(apps: result.apps, fallbackToBuiltIns: false)
+        #expect(try resolver.resolve(LinkURL(parsing: "x://note/7")).app?.app == "org.user.Z")
     }
 
     static let overlapping: [(String, String, Bool)] = [

@@ -84,7 +84,7 @@ package struct DesktopStatus: Sendable, Equatable {
     package var daemon: Daemon
     /// The units' states, `nil` when no systemd user manager answers.
     package var units: Units?
-    /// The apps loaded, in file-name order.
+    /// The apps loaded, in folder, then file-name order.
     package var apps: [App]
     /// Each problem in the apps.d files.
     package var configProblems: [String]
