@@ -106,6 +106,26 @@ struct ExecAction: Action {
                 service: service
             )
         }
+        do throws(TrustedPath.Failure) {
+            // Checked again at the click: a program that appeared or was replaced since the configuration was read.
+            _ = try TrustedPath(checking: arguments[0])
+        } catch {
+            service.spool.remove(entry.id)
+            service.log.warning(
+                "link \(entry.shortID): the program '\(arguments[0])' is not trusted: \(error)",
+                link.logFields(entry)
+            )
+            supervisor.slots.give()
+            return await fail(
+                .unavailable(
+                    "program_not_trusted",
+                    "the program '\(arguments[0])' is not trusted: \(error); run 'linkd check'",
+                    app: link.appName
+                ),
+                link: link,
+                service: service
+            )
+        }
         var subprocess = Subprocess(arguments, environment: Self.environment(linkID: entry.id), directory: "/")
         subprocess.output = .pipe
         subprocess.errorOutput = .sameAsOutput
