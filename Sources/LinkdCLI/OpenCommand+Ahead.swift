@@ -42,14 +42,26 @@ extension OpenCommand {
         var connected = false
         var ended = false
         var worst = ExitCode.success
+        // A link that is not UTF-8, refused here as `linkd parse` refuses it, once the links before it are answered.
+        var refused: (number: Int, bytes: [UInt8])?
         while true {
             while !ended && unanswered.count + toSend.count < Self.window {
                 let isIdle = unanswered.isEmpty && toSend.isEmpty
+                if let link = refused {
+                    guard isIdle else { break }
+                    worst = max(worst, refuseLocally(link.bytes, number: link.number, &notice, console))
+                    refused = nil
+                }
                 guard let bytes = isIdle ? links.next() : links.nextWithoutWaiting() else {
                     ended = isIdle
                     break
                 }
                 count += 1
+                guard String(validating: bytes, as: UTF8.self) != nil else {
+                    // Never turned into text with its bad bytes replaced: that would send another link than this one.
+                    refused = (count, bytes)
+                    continue
+                }
                 let input = String(decoding: bytes, as: UTF8.self)
                 let shown = resolver.map { RouteOutput.redacted(input, try? $0.resolve(LinkURL(parsing: bytes))) }
                 let request = WireProtocol.Request.open(
@@ -59,7 +71,12 @@ extension OpenCommand {
                 )
                 toSend.append(Sent(number: count, shownInput: shown, request: request))
             }
-            if toSend.isEmpty && unanswered.isEmpty { return worst }
+            if toSend.isEmpty && unanswered.isEmpty {
+                guard let link = refused else { return worst }
+                worst = max(worst, refuseLocally(link.bytes, number: link.number, &notice, console))
+                refused = nil
+                continue
+            }
             if !toSend.isEmpty {
                 if !connected {
                     try await Self.connect(&client, notice: &notice, worst: worst)
@@ -106,6 +123,26 @@ extension OpenCommand {
             }
             unanswered = []
         }
+    }
+
+    /// Reports link `number`, whose `bytes` are no UTF-8, as refused (`invalid_utf8`, 65) as the parser words it;
+    /// nothing is sent.
+    private func refuseLocally(
+        _ bytes: [UInt8],
+        number: Int,
+        _ notice: inout OutcomeNotice?,
+        _ console: Console
+    ) -> ExitCode {
+        let failure: WireProtocol.Failure
+        do throws(RouteError) {
+            _ = try LinkURL(parsing: bytes)
+            preconditionFailure("the parser refuses bytes that are no UTF-8")
+        } catch {
+            failure = WireProtocol.Failure(error, link: nil)
+        }
+        notice?.record(.failed(failure))
+        let shown = LinkRedactor.redact(String(decoding: bytes, as: UTF8.self))
+        return report(.failed(failure), input: shown, number: number, console)
     }
 
     /// Reports `response` to `sent`: when the askpass program could not be run (`askpass`) and the link failed,
