@@ -1,0 +1,91 @@
+import Foundation
+import Glibc
+import LinkdSystem
+import Testing
+
+/// What the daemon writes and watches: files replaced whole with their mode from the start, a file's identity across
+/// renames, and a folder watch that wakes on a change.
+@Suite struct FileSystemTests {
+    /// A new empty folder of its own, removed by `body`'s caller.
+    private func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-fs-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private func mode(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int
+    }
+
+    @Test func aFileWrittenAtomicallyReplacesTheOldOneWholeWithItsModeAndNoTemporaryLeft() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/entry.json"
+        try FileSystem.writeAtomically(Array("first".utf8), to: path)
+        #expect(mode(path) == 0o600)
+        let before = try #require(FileIdentity.of(path: path))
+        try FileSystem.writeAtomically(Array("second, longer".utf8), to: path, mode: 0o644)
+        #expect(FileManager.default.contents(atPath: path) == Data("second, longer".utf8))
+        #expect(mode(path) == 0o644)
+        let after = try #require(FileIdentity.of(path: path))
+        #expect(!after.isSameFile(as: before), "a new file was renamed over the old one")
+        #expect(after.size == 14)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["entry.json"])
+    }
+
+    @Test func aFileThatCannotBeWrittenIsAnErrorNamingIt() throws {
+        let path = "/nonexistent-linkd-folder/entry.json"
+        #expect {
+            try FileSystem.writeAtomically(Array("x".utf8), to: path)
+        } throws: { error in
+            guard case .file(_, let file, let errno) = error as? SystemdError else { return false }
+            return file.hasPrefix("/nonexistent-linkd-folder/") && errno.rawValue == ENOENT
+        }
+    }
+
+    @Test func aFilesIdentityFollowsItAcrossARenameAndIsNoneForALinkOrAFolder() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("abc".utf8).write(to: URL(fileURLWithPath: folder + "/a"))
+        let first = try #require(FileIdentity.of(path: folder + "/a"))
+        #expect(rename(folder + "/a", folder + "/b") == 0)
+        #expect(FileIdentity.of(path: folder + "/b")?.isSameFile(as: first) == true)
+        #expect(symlink(folder + "/b", folder + "/link") == 0)
+        #expect(FileIdentity.of(path: folder + "/link") == nil)
+        #expect(FileIdentity.of(path: folder) == nil)
+        let descriptor = try FileSystem.openForReading(folder + "/b")
+        defer { descriptor.close() }
+        #expect(FileIdentity.of(descriptor)?.isSameFile(as: first) == true)
+    }
+
+    @Test func aFolderWatchWakesWhenAFileIsWrittenThere() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let watch = try FolderWatch([folder])
+        let woke = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await watch.nextChange(settle: .milliseconds(20))
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return false
+            }
+            try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/app.json"))
+            let first = try await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        #expect(woke)
+    }
+
+    @Test func aReadinessListenerHearsREADYAndGivesUpAtItsDeadline() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let listener = try ReadinessListener(path: folder + "/notify")
+        defer { listener.close() }
+        #expect(await listener.waitForReady(deadline: .now + .milliseconds(50)) == false)
+        #expect(Notifier.sendDatagram("STATUS=starting\nREADY=1", to: listener.path) == 1)
+        #expect(await listener.waitForReady(deadline: .now + .seconds(5)))
+    }
+}
