@@ -11,18 +11,18 @@ package enum DesktopNotification {
     /// (its handshake alone may wait 90 s for a bus that stopped answering), so it runs on a thread of its own, and
     /// the wait for it ends at `timeout` whatever that thread still does.
     ///
-    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` when no notification server answered in time.
+    /// - Throws: ``SystemError/busFailed(operation:errno:detail:)`` when no notification server answered in time.
     package static func show(
         summary: String,
         body: String,
         timeout: Duration = .seconds(5)
-    ) async throws(SystemdError) {
+    ) async throws(SystemError) {
         let text = DisplayText.escapeMarkup(body)
         let title = DisplayText.sanitize(summary)
-        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<SystemdError?, Never>) in
+        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<SystemError?, Never>) in
             let once = ResumeOnce(continuation)
             DispatchQueue.global().async {
-                do throws(SystemdError) {
+                do throws(SystemError) {
                     try SessionBus.notify(summary: title, body: text, timeout: timeout)
                     once.resume(returning: nil)
                 } catch {
@@ -47,13 +47,13 @@ package enum DesktopNotification {
 
 /// A continuation resumed by whichever of two racing paths comes first; the other finds it resumed already.
 private final class ResumeOnce: Sendable {
-    private let continuation: Lock<CheckedContinuation<SystemdError?, Never>?>
+    private let continuation: Lock<CheckedContinuation<SystemError?, Never>?>
 
-    init(_ continuation: CheckedContinuation<SystemdError?, Never>) {
+    init(_ continuation: CheckedContinuation<SystemError?, Never>) {
         self.continuation = Lock(continuation)
     }
 
-    func resume(returning value: SystemdError?) {
+    func resume(returning value: SystemError?) {
         continuation.withLock { pending in
             defer { pending = nil }
             return pending

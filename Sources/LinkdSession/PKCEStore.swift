@@ -49,7 +49,7 @@ package struct PKCEStore: Sendable {
         package var description: String { "cannot write \(path): \(Errno(rawValue: errno))" }
 
         /// The failure of a file-system call, naming the file it was about (`path` when it names none).
-        init(_ error: SystemdError, path: String) {
+        init(_ error: SystemError, path: String) {
             if case .file(_, let file, _) = error {
                 self.path = file
             } else {
@@ -63,7 +63,7 @@ package struct PKCEStore: Sendable {
     /// `inBrowser` marks a sign-in started in the browser (`linkd login --provider`), whose address a browser's
     /// command line showed, so that what comes back is confirmed before it is kept.
     package func store(_ verifier: Secret, app: String, now: Int64, inBrowser: Bool = false) throws(Unwritable) {
-        do throws(SystemdError) {
+        do throws(SystemError) {
             try FileSystem.makePrivateDirectory(directory)
         } catch {
             throw Unwritable(error, path: directory)
@@ -74,7 +74,7 @@ package struct PKCEStore: Sendable {
             [("verifier", .string(verifier.revealed())), ("expires", .number(now + verifierLifetime))]
                 + (inBrowser ? [("browser", .bool(true))] : [])
         ).serialized
-        do throws(SystemdError) {
+        do throws(SystemError) {
             try FileSystem.writeAtomically(Array(text.utf8), to: path)
         } catch {
             throw Unwritable(error, path: path)

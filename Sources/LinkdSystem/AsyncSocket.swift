@@ -10,7 +10,7 @@ package struct AsyncSocket: Sendable {
     private let reactor: Reactor?
 
     /// Wraps `descriptor`, making it non-blocking and close-on-exec.
-    package init(_ descriptor: FileDescriptor, reactor: Reactor = .shared) throws(SystemdError) {
+    package init(_ descriptor: FileDescriptor, reactor: Reactor = .shared) throws(SystemError) {
         try descriptor.makeNonBlockingAndCloseOnExec()
         self.descriptor = descriptor
         self.reactor = reactor
@@ -50,7 +50,7 @@ package struct AsyncSocket: Sendable {
     /// Reads what is available into `buffer` (replacing its contents), waiting until `deadline` for something.
     ///
     /// - Returns: the number of bytes read; 0 at the end of the stream.
-    /// - Throws: ``ReactorError/timedOut``, `CancellationError`, or ``SystemdError`` for a read error.
+    /// - Throws: ``ReactorError/timedOut``, `CancellationError`, or ``SystemError`` for a read error.
     package func read(
         into buffer: inout [UInt8],
         capacity: Int = 65_536,
@@ -66,14 +66,14 @@ package struct AsyncSocket: Sendable {
             case .success(let count): return count
             case .failure(.wouldBlock): try await wait(writable: false, deadline: deadline)
             case .failure(.connectionReset): return 0
-            case .failure(let error): throw SystemdError.systemCall(operation: "read from a connection", errno: error)
+            case .failure(let error): throw SystemError.systemCall(operation: "read from a connection", errno: error)
             }
         }
     }
 
     /// Writes all of `bytes`, waiting for room until `deadline`.
     ///
-    /// - Throws: ``ReactorError/timedOut``, `CancellationError`, or ``SystemdError`` (EPIPE when the peer is gone).
+    /// - Throws: ``ReactorError/timedOut``, `CancellationError`, or ``SystemError`` (EPIPE when the peer is gone).
     package func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant?) async throws {
         try limit(SO_SNDTIMEO, until: deadline)
         var offset = 0
@@ -92,7 +92,7 @@ package struct AsyncSocket: Sendable {
             switch result {
             case .success(let count): offset += count
             case .failure(.wouldBlock): try await wait(writable: true, deadline: deadline)
-            case .failure(let error): throw SystemdError.systemCall(operation: "write to a connection", errno: error)
+            case .failure(let error): throw SystemError.systemCall(operation: "write to a connection", errno: error)
             }
         }
     }
@@ -138,8 +138,8 @@ extension AsyncSocket {
     /// A second descriptor for the same connection (`dup(2)`), non-blocking, so that a writer can wait on the
     /// reactor while a reader waits on the first; the caller closes it.
     ///
-    /// - Throws: ``SystemdError/systemCall(operation:errno:)`` when no descriptor is left.
-    package func duplicate() throws(SystemdError) -> AsyncSocket {
+    /// - Throws: ``SystemError/systemCall(operation:errno:)`` when no descriptor is left.
+    package func duplicate() throws(SystemError) -> AsyncSocket {
         switch retryingOnInterrupt({ dup(descriptor.rawValue) }) {
         case .success(let fd):
             let copy = FileDescriptor(rawValue: fd)

@@ -15,8 +15,8 @@ package struct FileDescriptor: RawRepresentable, Sendable, Hashable {
 
     /// Sets `O_NONBLOCK` and `FD_CLOEXEC`.
     ///
-    /// - Throws: ``SystemdError/systemCall(operation:errno:)``.
-    package func makeNonBlockingAndCloseOnExec() throws(SystemdError) {
+    /// - Throws: ``SystemError/systemCall(operation:errno:)``.
+    package func makeNonBlockingAndCloseOnExec() throws(SystemError) {
         let flags = fcntl(rawValue, F_GETFL)
         guard flags >= 0, fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) == 0,
             fcntl(rawValue, F_SETFD, FD_CLOEXEC) == 0

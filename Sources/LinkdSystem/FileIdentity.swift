@@ -52,8 +52,8 @@ extension FileSystem {
     /// Opens the file `path` for appending, creating it with mode 0600; refuses a symbolic link (`O_NOFOLLOW`);
     /// close-on-exec.
     ///
-    /// - Throws: ``SystemdError/file(operation:path:errno:)`` naming the file.
-    package static func openPrivateForAppending(_ path: String) throws(SystemdError) -> FileDescriptor {
+    /// - Throws: ``SystemError/file(operation:path:errno:)`` naming the file.
+    package static func openPrivateForAppending(_ path: String) throws(SystemError) -> FileDescriptor {
         let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW
         switch retryingOnInterrupt({ open(path, flags, 0o600) }) {
         case .success(let fd): return FileDescriptor(rawValue: fd)

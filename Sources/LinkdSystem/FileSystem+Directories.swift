@@ -4,8 +4,8 @@ extension FileSystem {
     /// Creates the folder `path` and its missing parents with `mode` (narrowed by the umask) (`mkdir(2)`); folders
     /// that exist keep their mode.
     ///
-    /// - Throws: ``SystemdError/file(operation:path:errno:)`` naming the folder that could not be made.
-    package static func makeDirectories(_ path: String, mode: UInt32 = 0o755) throws(SystemdError) {
+    /// - Throws: ``SystemError/file(operation:path:errno:)`` naming the folder that could not be made.
+    package static func makeDirectories(_ path: String, mode: UInt32 = 0o755) throws(SystemError) {
         var prefix = ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + component

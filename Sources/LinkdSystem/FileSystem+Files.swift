@@ -5,8 +5,8 @@ extension FileSystem {
     /// file beside it, created `O_EXCL | O_NOFOLLOW | O_CLOEXEC` with `mode` from the start (never wider), synced,
     /// then renamed over `path`. The temporary file is removed when any step fails.
     ///
-    /// - Throws: ``SystemdError/file(operation:path:errno:)`` naming the file (ENOSPC when the disk is full).
-    package static func writeAtomically(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o600) throws(SystemdError) {
+    /// - Throws: ``SystemError/file(operation:path:errno:)`` naming the file (ENOSPC when the disk is full).
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o600) throws(SystemError) {
         var generator = SystemRandomNumberGenerator()
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         let temporary =
@@ -71,7 +71,7 @@ extension FileSystem {
     }
 }
 
-extension SystemdError {
+extension SystemError {
     /// The error number of the call that failed.
     package var errno: Errno {
         switch self {

@@ -5,9 +5,9 @@ extension FileSystem {
     /// relative to the link's folder when it is relative. The target need not exist. A path that is not a link is
     /// returned as it is; links in its folders are left to the kernel.
     ///
-    /// - Throws: ``SystemdError/file(operation:path:errno:)`` with `ELOOP` after 40 links, or the error of a link
+    /// - Throws: ``SystemError/file(operation:path:errno:)`` with `ELOOP` after 40 links, or the error of a link
     ///   that cannot be read.
-    package static func resolvingLinks(_ path: String) throws(SystemdError) -> String {
+    package static func resolvingLinks(_ path: String) throws(SystemError) -> String {
         var current = path
         for _ in 0..<40 {
             var status = stat()

@@ -11,8 +11,8 @@ extension FileSystem {
     /// Sets the permission bits of the file at `path` to exactly `mode` (`chmod(2)`), which the umask narrowed when it
     /// was created.
     ///
-    /// - Throws: ``SystemdError/file(operation:path:errno:)`` naming the file.
-    package static func setPermissions(_ mode: UInt32, of path: String) throws(SystemdError) {
+    /// - Throws: ``SystemError/file(operation:path:errno:)`` naming the file.
+    package static func setPermissions(_ mode: UInt32, of path: String) throws(SystemError) {
         if case .failure(let error) = retryingOnInterrupt({ chmod(path, mode) }) {
             throw .file(operation: "set the mode of", path: path, errno: error)
         }

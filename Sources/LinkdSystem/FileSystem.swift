@@ -4,8 +4,8 @@ import Glibc
 package enum FileSystem {
     /// Creates `path` and its missing parents with mode 0700 (`mkdir(2)`); `path` itself gets 0700 when it existed.
     ///
-    /// - Throws: ``SystemdError/file(operation:path:errno:)`` naming the folder.
-    package static func makePrivateDirectory(_ path: String) throws(SystemdError) {
+    /// - Throws: ``SystemError/file(operation:path:errno:)`` naming the folder.
+    package static func makePrivateDirectory(_ path: String) throws(SystemError) {
         var prefix = ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + component
@@ -22,8 +22,8 @@ package enum FileSystem {
 extension FileSystem {
     /// Opens `path` for appending, creating it with `mode` (0600 by default) when missing; close-on-exec.
     ///
-    /// - Throws: ``SystemdError/file(operation:path:errno:)`` naming the file.
-    package static func openForAppending(_ path: String, mode: UInt32 = 0o600) throws(SystemdError) -> FileDescriptor {
+    /// - Throws: ``SystemError/file(operation:path:errno:)`` naming the file.
+    package static func openForAppending(_ path: String, mode: UInt32 = 0o600) throws(SystemError) -> FileDescriptor {
         switch retryingOnInterrupt({ open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode) }) {
         case .success(let fd): return FileDescriptor(rawValue: fd)
         case .failure(let error): throw .file(operation: "open", path: path, errno: error)
@@ -42,8 +42,8 @@ extension FileSystem {
 extension FileSystem {
     /// Opens `path` for reading; close-on-exec.
     ///
-    /// - Throws: ``SystemdError/file(operation:path:errno:)`` naming the file.
-    package static func openForReading(_ path: String) throws(SystemdError) -> FileDescriptor {
+    /// - Throws: ``SystemError/file(operation:path:errno:)`` naming the file.
+    package static func openForReading(_ path: String) throws(SystemError) -> FileDescriptor {
         switch retryingOnInterrupt({ open(path, O_RDONLY | O_CLOEXEC) }) {
         case .success(let fd): return FileDescriptor(rawValue: fd)
         case .failure(let error): throw .file(operation: "open", path: path, errno: error)

@@ -11,8 +11,8 @@ package final class FolderWatch: Sendable {
 
     /// Watches `folders`.
     ///
-    /// - Throws: ``SystemdError/systemCall(operation:errno:)`` when inotify is not available.
-    package init(_ folders: [String], reactor: Reactor = .shared) throws(SystemdError) {
+    /// - Throws: ``SystemError/systemCall(operation:errno:)`` when inotify is not available.
+    package init(_ folders: [String], reactor: Reactor = .shared) throws(SystemError) {
         let fd = linkd_inotify_create()
         guard fd >= 0 else { throw .systemCall(operation: "create an inotify instance", errno: Errno(rawValue: -fd)) }
         descriptor = FileDescriptor(rawValue: fd)

@@ -19,13 +19,13 @@ package enum Journal {
 
     /// Sends one entry: `MESSAGE=`, `PRIORITY=`, `SYSLOG_IDENTIFIER=` and `fields` (upper-case names).
     ///
-    /// - Throws: ``SystemdError/journalFailed(errno:)``, or ``SystemdError/libsystemdMissing(reason:)``.
+    /// - Throws: ``SystemError/journalFailed(errno:)``, or ``SystemError/libsystemdMissing(reason:)``.
     package static func send(
         _ message: String,
         priority: Priority,
         identifier: String,
         fields: [(String, String)] = []
-    ) throws(SystemdError) {
+    ) throws(SystemError) {
         let entries =
             [("MESSAGE", message), ("PRIORITY", String(priority.rawValue)), ("SYSLOG_IDENTIFIER", identifier)] + fields
         var buffers = entries.map { Array(($0.0 + "=" + $0.1).utf8) }

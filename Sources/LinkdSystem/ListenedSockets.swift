@@ -15,13 +15,13 @@ package enum ListenedSockets {
     /// that children do not inherit them.
     ///
     /// - Returns: the sockets, none when the process was not socket-activated (or `LISTEN_PID` is another's).
-    /// - Throws: ``SystemdError/listenFailed(errno:)``, or ``SystemdError/libsystemdMissing(reason:)`` when
+    /// - Throws: ``SystemError/listenFailed(errno:)``, or ``SystemError/libsystemdMissing(reason:)`` when
     ///   `LISTEN_FDS` is set.
-    package static func take() throws(SystemdError) -> [ListenedSocket] {
+    package static func take() throws(SystemError) -> [ListenedSocket] {
         try takeResult().get()
     }
 
-    static func takeResult() -> Result<[ListenedSocket], SystemdError> {
+    static func takeResult() -> Result<[ListenedSocket], SystemError> {
         // Without LISTEN_FDS there is nothing to take, and no reason to load libsystemd.
         guard getenv("LISTEN_FDS") != nil else { return .success([]) }
         let calls: UnsafePointer<linkd_systemd_api>

@@ -8,7 +8,7 @@ package struct Listener: Sendable {
         /// Another daemon holds the start lock or answers on the socket: this one has nothing to do.
         case anotherDaemonIsRunning
         /// A system call failed.
-        case system(SystemdError)
+        case system(SystemError)
         /// A descriptor systemd passed is not a listening AF_UNIX stream socket.
         case notAListeningSocket(String)
 
@@ -72,8 +72,8 @@ package struct Listener: Sendable {
         let descriptor = FileDescriptor(rawValue: fd)
         let previousMask = umask(0o177)
         defer { umask(previousMask) }
-        do throws(SystemdError) {
-            try UnixSocket.withAddress(path) { address, length throws(SystemdError) in
+        do throws(SystemError) {
+            try UnixSocket.withAddress(path) { address, length throws(SystemError) in
                 guard Glibc.bind(fd, address, length) == 0 else {
                     throw .systemCall(operation: "bind '\(path)'", errno: .current)
                 }
@@ -100,7 +100,7 @@ package struct Listener: Sendable {
             case .failure(let error) where [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.rawValue):
                 // Out of descriptors or memory: back off rather than spin; the backlog keeps the clients.
                 try await Task.sleep(for: .milliseconds(50))
-            case .failure(let error): throw SystemdError.systemCall(operation: "accept a connection", errno: error)
+            case .failure(let error): throw SystemError.systemCall(operation: "accept a connection", errno: error)
             }
         }
     }
@@ -128,8 +128,8 @@ package enum UnixSocket {
     /// for an abstract socket (`@name`, as systemd writes one in `NOTIFY_SOCKET`).
     static func withAddress<Result>(
         _ path: String,
-        _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemdError) -> Result
-    ) throws(SystemdError) -> Result {
+        _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> Result
+    ) throws(SystemError) -> Result {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(path.utf8)
@@ -145,7 +145,7 @@ package enum UnixSocket {
         let length = isAbstract ? pathOffset + bytes.count : MemoryLayout<sockaddr_un>.size
         let result = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                Swift.Result { () throws(SystemdError) in try body(address, socklen_t(length)) }
+                Swift.Result { () throws(SystemError) in try body(address, socklen_t(length)) }
             }
         }
         return try result.get()
@@ -153,12 +153,12 @@ package enum UnixSocket {
 
     /// A blocking connection to the socket at `path`.
     ///
-    /// - Throws: ``SystemdError/systemCall(operation:errno:)`` with ENOENT or ECONNREFUSED when no daemon listens.
-    package static func connect(path: String) throws(SystemdError) -> FileDescriptor {
+    /// - Throws: ``SystemError/systemCall(operation:errno:)`` with ENOENT or ECONNREFUSED when no daemon listens.
+    package static func connect(path: String) throws(SystemError) -> FileDescriptor {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .systemCall(operation: "create a socket", errno: .current) }
         do {
-            try withAddress(path) { address, length throws(SystemdError) in
+            try withAddress(path) { address, length throws(SystemError) in
                 guard Glibc.connect(fd, address, length) == 0 else {
                     throw .systemCall(operation: "connect to '\(path)'", errno: .current)
                 }

@@ -9,8 +9,8 @@ package final class LoopbackListener: Sendable {
 
     /// Listens on `127.0.0.1:<a free port>`.
     ///
-    /// - Throws: ``SystemdError/systemCall(operation:errno:)`` when the socket cannot be bound.
-    package init() throws(SystemdError) {
+    /// - Throws: ``SystemError/systemCall(operation:errno:)`` when the socket cannot be bound.
+    package init() throws(SystemError) {
         let fd: CInt
         switch retryingOnInterrupt({ socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) }) {
         case .success(let value): fd = value

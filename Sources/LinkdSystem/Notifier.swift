@@ -9,27 +9,27 @@ package struct Notifier: Sendable {
 
     /// Sends `READY=1` and, when given, `STATUS=`.
     ///
-    /// - Throws: ``SystemdError/notifyFailed(errno:)``.
-    package func notifyReady(status: String? = nil) throws(SystemdError) {
+    /// - Throws: ``SystemError/notifyFailed(errno:)``.
+    package func notifyReady(status: String? = nil) throws(SystemError) {
         try send("READY=1" + (status.map { "\nSTATUS=" + $0 } ?? ""))
     }
 
     /// Sends `STOPPING=1`, before any exit, so a start request that arrives meanwhile is not dropped.
-    package func notifyStopping() throws(SystemdError) {
+    package func notifyStopping() throws(SystemError) {
         try send("STOPPING=1")
     }
 
     /// Sends `STATUS=`.
-    package func notifyStatus(_ status: String) throws(SystemdError) {
+    package func notifyStatus(_ status: String) throws(SystemError) {
         try send("STATUS=" + status)
     }
 
     /// Sends `WATCHDOG=1`.
-    package func notifyWatchdog() throws(SystemdError) {
+    package func notifyWatchdog() throws(SystemError) {
         try send("WATCHDOG=1")
     }
 
-    private func send(_ state: String) throws(SystemdError) {
+    private func send(_ state: String) throws(SystemError) {
         // Without NOTIFY_SOCKET sd_notify does nothing; libsystemd is not loaded for it.
         guard let socketPath = getenv("NOTIFY_SOCKET").map({ String(cString: $0) }) else { return }
         // Control characters other than the separating newlines are not part of the protocol.
@@ -51,8 +51,8 @@ package struct Notifier: Sendable {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return -errno }
         defer { _ = close(fd) }
-        do throws(SystemdError) {
-            return try UnixSocket.withAddress(path) { address, length throws(SystemdError) in
+        do throws(SystemError) {
+            return try UnixSocket.withAddress(path) { address, length throws(SystemError) in
                 let sent = Array(state.utf8).withUnsafeBytes { message in
                     retryingOnInterrupt {
                         sendto(fd, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), address, length)

@@ -9,8 +9,8 @@ package struct PeerCredentials: Sendable, Hashable {
 
     /// The credentials of `socket`'s peer, read before anything is read from it.
     ///
-    /// - Throws: ``SystemdError/peerCredentialsFailed(errno:)``.
-    package static func of(_ socket: FileDescriptor) throws(SystemdError) -> PeerCredentials {
+    /// - Throws: ``SystemError/peerCredentialsFailed(errno:)``.
+    package static func of(_ socket: FileDescriptor) throws(SystemError) -> PeerCredentials {
         var pid: pid_t = 0
         var uid: uid_t = 0
         var gid: gid_t = 0

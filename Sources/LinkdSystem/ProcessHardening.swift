@@ -10,8 +10,8 @@ package enum ProcessHardening {
     ///
     /// Programs linkd starts are dumpable again (`execve` resets it) and may raise the core limit back.
     ///
-    /// - Throws: ``SystemdError/systemCall(operation:errno:)`` when the kernel refuses (it does not on Linux ≥ 2.6).
-    package static func forbidCoreDumps() throws(SystemdError) {
+    /// - Throws: ``SystemError/systemCall(operation:errno:)`` when the kernel refuses (it does not on Linux ≥ 2.6).
+    package static func forbidCoreDumps() throws(SystemError) {
         let result = linkd_forbid_core_dumps()
         if result < 0 { throw .systemCall(operation: "forbid core dumps", errno: Errno(rawValue: -result)) }
     }

@@ -32,7 +32,7 @@ package final class Reactor: Sendable {
     private let wakeFD: CInt
     private let state = Lock(State())
 
-    private init() throws(SystemdError) {
+    private init() throws(SystemError) {
         let epoll = linkd_epoll_create()
         guard epoll >= 0 else { throw .systemCall(operation: "create an epoll set", errno: Errno(rawValue: -epoll)) }
         let wake = linkd_eventfd_create()
@@ -60,7 +60,7 @@ package final class Reactor: Sendable {
 
     /// Suspends until `descriptor` is readable (or `writable`), `deadline` passes, or the task is cancelled.
     ///
-    /// - Throws: ``ReactorError/timedOut``, `CancellationError`, or ``SystemdError`` when epoll refuses the descriptor.
+    /// - Throws: ``ReactorError/timedOut``, `CancellationError`, or ``SystemError`` when epoll refuses the descriptor.
     package func wait(
         for descriptor: FileDescriptor,
         writable: Bool = false,
@@ -73,7 +73,7 @@ package final class Reactor: Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let armError: SystemdError? = state.withLock { state in
+                let armError: SystemError? = state.withLock { state in
                     precondition(state.waiters[fd] == nil, "one wait per descriptor at a time")
                     let wasArmed = state.armed.contains(fd)
                     var result = linkd_epoll_arm(epollFD, fd, writable ? 1 : 0, wasArmed ? 0 : 1)

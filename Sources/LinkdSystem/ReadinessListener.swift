@@ -10,16 +10,16 @@ package struct ReadinessListener: Sendable {
 
     /// Binds a datagram socket at `path` (mode 0600 under the caller's private folder); a stale file is replaced.
     ///
-    /// - Throws: ``SystemdError`` when the socket cannot be created or bound.
-    package init(path: String) throws(SystemdError) {
+    /// - Throws: ``SystemError`` when the socket cannot be created or bound.
+    package init(path: String) throws(SystemError) {
         let fd: CInt
         switch retryingOnInterrupt({ Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0) }) {
         case .success(let value): fd = value
         case .failure(let error): throw .systemCall(operation: "create a socket", errno: error)
         }
         _ = unlink(path)
-        do throws(SystemdError) {
-            try UnixSocket.withAddress(path) { address, length throws(SystemdError) in
+        do throws(SystemError) {
+            try UnixSocket.withAddress(path) { address, length throws(SystemError) in
                 if case .failure(let error) = retryingOnInterrupt({ bind(fd, address, length) }) {
                     throw .file(operation: "bind", path: path, errno: error)
                 }

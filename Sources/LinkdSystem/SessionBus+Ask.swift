@@ -17,15 +17,15 @@ extension SessionBus {
     /// notification; another connection on the bus that emits `ActionInvoked` presses nothing.
     ///
     /// - Returns: whether the person pressed `accept`; `false` for `decline`, a dismissal, or no answer in time.
-    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` when it could not be shown;
-    ///   ``SystemdError/libsystemdMissing(reason:)``.
+    /// - Throws: ``SystemError/busFailed(operation:errno:detail:)`` when it could not be shown;
+    ///   ``SystemError/libsystemdMissing(reason:)``.
     package static func ask(
         summary: String,
         body: String,
         accept: String,
         decline: String,
         timeout: Duration
-    ) throws(SystemdError) -> Bool {
+    ) throws(SystemError) -> Bool {
         // A fresh key for the accept button: no one else on the bus can name it ahead.
         let key = "accept-" + (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
         let result = linkd_notification_ask(

@@ -11,9 +11,9 @@ package enum SessionBus {
     /// Calls `org.freedesktop.Application.Open(as uris, a{sv} platform_data)` on `appID`, which D-Bus activates when
     /// it is not running (a `.service` file names it). Blocks until the app answers or `timeout` passes.
     ///
-    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)`` naming the bus error (e.g.
-    ///   `org.freedesktop.DBus.Error.ServiceUnknown`) or the errno; ``SystemdError/libsystemdMissing(reason:)``.
-    package static func openURIs(_ uris: [String], appID: String, timeout: Duration) throws(SystemdError) {
+    /// - Throws: ``SystemError/busFailed(operation:errno:detail:)`` naming the bus error (e.g.
+    ///   `org.freedesktop.DBus.Error.ServiceUnknown`) or the errno; ``SystemError/libsystemdMissing(reason:)``.
+    package static func openURIs(_ uris: [String], appID: String, timeout: Duration) throws(SystemError) {
         try call(
             destination: appID,
             path: objectPath(for: appID),
@@ -33,8 +33,8 @@ package enum SessionBus {
     /// Shows a desktop notification: `org.freedesktop.Notifications.Notify(s app_name, u replaces_id, s app_icon,
     /// s summary, s body, as actions, a{sv} hints, i expire_timeout)`. The body is sent as given: escape markup first.
     ///
-    /// - Throws: ``SystemdError/busFailed(operation:errno:detail:)``, or ``SystemdError/libsystemdMissing(reason:)``.
-    package static func notify(summary: String, body: String, timeout: Duration) throws(SystemdError) {
+    /// - Throws: ``SystemError/busFailed(operation:errno:detail:)``, or ``SystemError/libsystemdMissing(reason:)``.
+    package static func notify(summary: String, body: String, timeout: Duration) throws(SystemError) {
         try call(
             destination: "org.freedesktop.Notifications",
             path: "/org/freedesktop/Notifications",
@@ -70,7 +70,7 @@ package enum SessionBus {
         member: String,
         timeout: Duration,
         appendArguments: (linkd_systemd_api, OpaquePointer) -> Int32
-    ) throws(SystemdError) {
+    ) throws(SystemError) {
         let sd = try Libsystemd.calls().pointee
         var bus: OpaquePointer?
         var result = sd.bus_open_user(&bus)

@@ -32,7 +32,7 @@ extension Subprocess {
     ///
     /// - Parameter started: called once the program runs, before it is given anything (to record its identity).
     /// - Returns: the running program, without its input pipe; the caller owns its other descriptors.
-    /// - Throws: ``SystemdError`` when it cannot start, ``DeliveryFailure`` when it exits or stalls first: at the
+    /// - Throws: ``SystemError`` when it cannot start, ``DeliveryFailure`` when it exits or stalls first: at the
     ///   deadline it gets SIGTERM, and SIGKILL `terminationGrace` later (at once when the task was cancelled); it is
     ///   reaped then.
     package func deliver(
@@ -45,7 +45,7 @@ extension Subprocess {
         var fds: [CInt] = [0, 0]
         let made = linkd_pipe(&fds)
         guard made == 0 else {
-            throw SystemdError.systemCall(operation: "create a pipe", errno: Errno(rawValue: -made))
+            throw SystemError.systemCall(operation: "create a pipe", errno: Errno(rawValue: -made))
         }
         let probe = FileDescriptor(rawValue: fds[0])
         let writeEnd = FileDescriptor(rawValue: fds[1])
@@ -56,7 +56,7 @@ extension Subprocess {
         let running: Running
         do {
             guard sized > 0 else {
-                throw SystemdError.systemCall(operation: "size a pipe", errno: Errno(rawValue: -sized))
+                throw SystemError.systemCall(operation: "size a pipe", errno: Errno(rawValue: -sized))
             }
             running = try options.spawn()
         } catch {

@@ -63,8 +63,8 @@ extension Subprocess {
     /// writes to standard output, at most `limit` bytes (the rest is read and dropped).
     ///
     /// - Returns: the exit status and the output.
-    /// - Throws: ``SystemdError/spawnFailed(errno:)`` when it cannot be started.
-    package func run(outputLimit limit: Int = 1 << 20) throws(SystemdError) -> (status: Int32, output: [UInt8]) {
+    /// - Throws: ``SystemError/spawnFailed(errno:)`` when it cannot be started.
+    package func run(outputLimit limit: Int = 1 << 20) throws(SystemError) -> (status: Int32, output: [UInt8]) {
         var options = self
         options.output = .pipe
         let running = try options.spawn()

@@ -54,13 +54,13 @@ package struct Subprocess: Sendable {
 
     /// Starts the child.
     ///
-    /// - Throws: ``SystemdError/spawnFailed(errno:)`` when it cannot be started. A program that cannot be executed
+    /// - Throws: ``SystemError/spawnFailed(errno:)`` when it cannot be started. A program that cannot be executed
     ///   exits with status 127.
-    package func spawn() throws(SystemdError) -> Running {
+    package func spawn() throws(SystemError) -> Running {
         var ours: [FileDescriptor] = []  // the parent's ends of the pipes
         var theirs: [FileDescriptor] = []  // the child's ends, closed here once it has them
         defer { for descriptor in theirs { descriptor.close() } }
-        func end(of stream: Stream, childReads: Bool) throws(SystemdError) -> (child: CInt, parent: FileDescriptor?) {
+        func end(of stream: Stream, childReads: Bool) throws(SystemError) -> (child: CInt, parent: FileDescriptor?) {
             switch stream {
             case .null, .sameAsOutput: return (-1, nil)
             case .descriptor(let descriptor): return (descriptor.rawValue, nil)

@@ -22,7 +22,7 @@ package enum ProgramFile {
     }
 
     /// Starts `subprocess` while no program file is being written.
-    static func start(_ subprocess: Subprocess) throws(SystemdError) -> Subprocess.Running {
-        try gate.withLock { _ in Result { () throws(SystemdError) in try subprocess.spawn() } }.get()
+    static func start(_ subprocess: Subprocess) throws(SystemError) -> Subprocess.Running {
+        try gate.withLock { _ in Result { () throws(SystemError) in try subprocess.spawn() } }.get()
     }
 }

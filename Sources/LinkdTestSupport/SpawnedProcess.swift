@@ -19,7 +19,7 @@ package final class SpawnedProcess: Sendable {
 
     /// Starts `subprocess`; the descriptors it names as streams stay open here, for the caller to close.
     ///
-    /// - Throws: ``SystemdError/spawnFailed(errno:)`` when it cannot be started. A program that cannot be executed
+    /// - Throws: ``SystemError/spawnFailed(errno:)`` when it cannot be started. A program that cannot be executed
     ///   is started all the same and exits with status 127.
     package init(_ subprocess: Subprocess) throws {
         running = try ProgramFile.start(subprocess)
@@ -30,7 +30,7 @@ package final class SpawnedProcess: Sendable {
     /// Starts `executable` with `arguments` and `environment`, standard input from `stdinPath`, and standard output
     /// and error written to `stdoutPath` and `stderrPath` (created, or emptied when they exist).
     ///
-    /// - Throws: ``SystemdError`` when a file cannot be opened or the child cannot be started; no descriptor is
+    /// - Throws: ``SystemError`` when a file cannot be opened or the child cannot be started; no descriptor is
     ///   left open then.
     package convenience init(
         _ executable: String,

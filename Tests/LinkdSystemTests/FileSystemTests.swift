@@ -38,7 +38,7 @@ import Testing
         #expect {
             try FileSystem.writeAtomically(Array("x".utf8), to: path)
         } throws: { error in
-            guard case .file(_, let file, let errno) = error as? SystemdError else { return false }
+            guard case .file(_, let file, let errno) = error as? SystemError else { return false }
             return file.hasPrefix("/nonexistent-linkd-folder/") && errno.rawValue == ENOENT
         }
     }

@@ -104,7 +104,7 @@ import Testing
     @Test func failsOnANonSocket() {
         let file = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { close(file) }
-        #expect(throws: SystemdError.peerCredentialsFailed(errno: Errno(rawValue: ENOTSOCK))) {
+        #expect(throws: SystemError.peerCredentialsFailed(errno: Errno(rawValue: ENOTSOCK))) {
             try PeerCredentials.of(FileDescriptor(rawValue: file))
         }
     }

@@ -35,9 +35,9 @@ struct DBusAction: Action {
         guard case .dbus(let appID) = link.claim.action else { preconditionFailure("a dbus link") }
         let url = entry.url
         // sd_bus_call blocks: it runs on a Dispatch queue, never on the cooperative pool.
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<SystemdError?, Never>) in
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<SystemError?, Never>) in
             DispatchQueue.global().async {
-                do throws(SystemdError) {
+                do throws(SystemError) {
                     try SessionBus.openURIs([url], appID: appID, timeout: Self.timeout)
                     continuation.resume(returning: nil)
                 } catch {

@@ -10,10 +10,10 @@ extension Spool {
         /// The file system holding the spool `folder` has no space left (or the user's quota is used up).
         case diskFull(folder: String)
         /// The spool `folder` cannot be written: `cause` says why.
-        case unwritable(folder: String, cause: SystemdError)
+        case unwritable(folder: String, cause: SystemError)
 
         /// The failure the file system's `error` stands for, in the spool `folder`.
-        package init(_ error: SystemdError, folder: String) {
+        package init(_ error: SystemError, folder: String) {
             switch error.errno.rawValue {
             case ENOSPC, EDQUOT: self = .diskFull(folder: folder)
             default: self = .unwritable(folder: folder, cause: error)

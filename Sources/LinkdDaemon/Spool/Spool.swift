@@ -12,7 +12,7 @@ package struct Spool: Sendable {
     package let directory: String
     /// Why the folder could not be made private when the spool was opened (it is missing, or on a read-only file
     /// system); `nil` when it could. Links are refused then, one by one, until it can be written.
-    package let problem: SystemdError?
+    package let problem: SystemError?
     /// How many entries the folder holds: counted once when the spool is opened, then kept by ``add(url:kind:)``
     /// and ``remove(_:)``, so that the cap costs no listing of the folder.
     private let count: Counter
@@ -24,7 +24,7 @@ package struct Spool: Sendable {
     /// Only one daemon opens a spool at a time (it holds the start lock, or systemd's socket).
     package init(directory: String) {
         self.directory = directory
-        var problem: SystemdError?
+        var problem: SystemError?
         do {
             try FileSystem.makePrivateDirectory(directory)
         } catch {
@@ -66,7 +66,7 @@ package struct Spool: Sendable {
 
     /// Writes a new entry; when the folder went away (removed by hand, or never made), it is made again and the
     /// entry written once more.
-    private func writeNew(_ entry: Entry) throws(SystemdError) {
+    private func writeNew(_ entry: Entry) throws(SystemError) {
         do {
             try write(entry)
         } catch  where error.errno == .noEntry {
@@ -79,7 +79,7 @@ package struct Spool: Sendable {
     ///
     /// - Throws: the file system's error (ENOSPC when the disk is full); the entry's earlier file, if any, stays as
     ///   it was.
-    package func write(_ entry: Entry) throws(SystemdError) {
+    package func write(_ entry: Entry) throws(SystemError) {
         let bytes: [UInt8]
         do {
             bytes = Array(try JSONEncoder().encode(entry))

@@ -19,7 +19,7 @@ extension Registrar {
     /// - Throws: ``Problem`` naming the file that could not be written, and why.
     func write(_ text: String, to path: String, mode: UInt32 = 0o644, isPrivate: Bool = false) throws(Problem) {
         var target = path
-        do throws(SystemdError) {
+        do throws(SystemError) {
             target = try FileSystem.resolvingLinks(path)
             let kept = FileSystem.permissions(of: target) ?? mode
             let folder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])

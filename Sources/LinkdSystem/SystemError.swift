@@ -2,7 +2,7 @@ import Glibc
 
 /// The error type of `LinkdSystem`: a system or libsystemd call that failed, with its ``Errno``, or libsystemd that
 /// could not be loaded.
-package enum SystemdError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `sd_listen_fds_with_names(3)` failed.
     case listenFailed(errno: Errno)
     /// `sd_notify(3)` failed.
