@@ -24,6 +24,7 @@ package struct Console: Sendable {
     package static let standard = Console(
         write: { FileDescriptor.standardOutput.writeAll($0) },
         writeError: { FileDescriptor.standardError.writeAll($0) },
-        readInput: { FileDescriptor.standardInput.readSome() }
+        // An error reading standard input (it was closed under us, say) ends it, as the end of the stream does.
+        readInput: { (try? FileDescriptor.standardInput.readSome().get()) ?? [] }
     )
 }

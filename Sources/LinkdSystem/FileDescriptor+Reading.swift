@@ -6,12 +6,12 @@ extension FileDescriptor {
 
     /// Reads what is available, up to `capacity` bytes, waiting for it (`read(2)`, retried on EINTR).
     ///
-    /// - Returns: the bytes; empty at the end of the stream or on an error.
-    package func readSome(capacity: Int = 65_536) -> [UInt8] {
+    /// - Returns: the bytes, empty at the end of the stream; or the error (``Errno/wouldBlock`` when the descriptor
+    ///   is non-blocking and nothing waits to be read).
+    package func readSome(capacity: Int = 65_536) -> Result<[UInt8], Errno> {
         var buffer = [UInt8](repeating: 0, count: capacity)
         let result = retryingOnInterrupt { buffer.withUnsafeMutableBytes { read(rawValue, $0.baseAddress, $0.count) } }
-        guard case .success(let count) = result, count > 0 else { return [] }
-        return Array(buffer[0..<count])
+        return result.map { Array(buffer[0..<$0]) }
     }
 
     /// Reads one line byte by byte, so that nothing after its LF is consumed.
@@ -45,8 +45,8 @@ extension FileDescriptor {
 
 extension FileSystem {
     /// The first `limit` bytes of a small file (a spool entry, `/proc/self/stat`, whose size the file system does
-    /// not tell); `nil` when it cannot be opened or is a symbolic link. A FIFO is opened without waiting for a
-    /// writer and read as what it holds (usually nothing).
+    /// not tell); `nil` when it cannot be opened or read, or is a symbolic link. A FIFO is opened without waiting for
+    /// a writer and read as what it holds (usually nothing).
     package static func contents(of path: String, limit: Int = 65_536) -> [UInt8]? {
         let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
         guard case .success(let fd) = retryingOnInterrupt({ open(path, flags) }) else { return nil }
@@ -54,9 +54,12 @@ extension FileSystem {
         defer { descriptor.close() }
         var contents: [UInt8] = []
         while contents.count < limit {
-            let chunk = descriptor.readSome(capacity: min(65_536, limit - contents.count))
-            if chunk.isEmpty { break }
-            contents += chunk
+            switch descriptor.readSome(capacity: min(65_536, limit - contents.count)) {
+            case .success(let chunk) where chunk.isEmpty: return contents
+            case .success(let chunk): contents += chunk
+            case .failure(.wouldBlock): return contents  // a FIFO with no writer, or nothing written yet
+            case .failure: return nil
+            }
         }
         return contents
     }

@@ -9,8 +9,12 @@ package struct FileDescriptor: RawRepresentable, Sendable, Hashable {
     }
 
     /// Closes the descriptor (`close(2)`); EINTR is not retried, as Linux has already released the descriptor.
-    package func close() {
-        _ = Glibc.close(rawValue)
+    ///
+    /// - Returns: the error `close(2)` reported (`EIO`: data written earlier may not have reached the disk), `nil`
+    ///   when it closed cleanly. The descriptor is released either way, so the caller never closes it again.
+    @discardableResult
+    package func close() -> Errno? {
+        Glibc.close(rawValue) == 0 ? nil : .current
     }
 
     /// Sets `O_NONBLOCK` and `FD_CLOEXEC`.

@@ -45,7 +45,8 @@ package final class FolderWatch: Sendable {
     }
 
     private func drain() {
-        while !descriptor.readSome(capacity: 16_384).isEmpty {}
+        // Until it would block (nothing more is queued) or fails: the events themselves are not read.
+        while case .success(let events) = descriptor.readSome(capacity: 16_384), !events.isEmpty {}
     }
 
     /// Watches each folder, or for one that does not exist its nearest existing parent. Adding a watch on a folder

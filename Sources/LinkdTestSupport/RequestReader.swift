@@ -47,8 +47,8 @@ struct RequestReader {
     }
 
     private mutating func fill() -> Bool {
-        let chunk = connection.readSome(capacity: 16 * 1024)
+        guard case .success(let chunk) = connection.readSome(capacity: 16 * 1024), !chunk.isEmpty else { return false }
         buffer += chunk
-        return !chunk.isEmpty
+        return true
     }
 }

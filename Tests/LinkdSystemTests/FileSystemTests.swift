@@ -88,4 +88,30 @@ import Testing
         #expect(Notifier.sendDatagram("STATUS=starting\nREADY=1", to: listener.path) == 1)
         #expect(await listener.waitForReady(deadline: .now + .seconds(5)))
     }
+
+    /// The end of a stream and an error are told apart: an empty read is the end, a non-blocking pipe with nothing in
+    /// it is ``Errno/wouldBlock``, and closing says whether it went cleanly.
+    @Test func aReadTellsTheEndOfTheStreamFromAnError() throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        let (reading, writing) = (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+        try reading.makeNonBlockingAndCloseOnExec()
+        #expect(reading.readSome() == .failure(.wouldBlock))
+        writing.writeAll("abc")
+        #expect(reading.readSome() == .success(Array("abc".utf8)))
+        #expect(writing.close() == nil)
+        #expect(reading.readSome() == .success([]))
+        #expect(reading.close() == nil)
+    }
+
+    @Test func theContentsOfAFIFOWithNoWriterAreEmptyAndOfALinkNone() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(mkfifo(folder + "/fifo", 0o600) == 0)
+        #expect(FileSystem.contents(of: folder + "/fifo") == [])
+        try Data("12345".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
+        #expect(FileSystem.contents(of: folder + "/file", limit: 3) == Array("123".utf8))
+        #expect(symlink(folder + "/file", folder + "/link") == 0)
+        #expect(FileSystem.contents(of: folder + "/link") == nil)
+    }
 }
