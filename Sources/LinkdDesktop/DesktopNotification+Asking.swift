@@ -1,4 +1,3 @@
-import Dispatch
 import LinkdFormats
 import LinkdSystem
 
@@ -6,11 +5,7 @@ extension DesktopNotification {
     /// Whether a notification can ask the person: the session's notification server shows buttons. Asked within
     /// `timeout`, off the caller's thread (sd-bus blocks).
     package static func canAsk(timeout: Duration = .seconds(2)) async -> Bool {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: SessionBus.notificationsHaveActions(timeout: timeout))
-            }
-        }
+        await BlockingCall.run { SessionBus.notificationsHaveActions(timeout: timeout) }
     }
 
     /// Asks the person in a notification with two buttons, `accept` and `decline`, and waits up to `timeout` for the
@@ -28,17 +23,15 @@ extension DesktopNotification {
         let title = DisplayText.sanitize(summary)
         let text = DisplayText.escapeMarkup(body)
         let buttons = (DisplayText.sanitize(accept), DisplayText.sanitize(decline))
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let accepted = try? SessionBus.ask(
-                    summary: title,
-                    body: text,
-                    accept: buttons.0,
-                    decline: buttons.1,
-                    timeout: timeout
-                )
-                continuation.resume(returning: accepted ?? false)
-            }
+        return await BlockingCall.run {
+            let accepted = try? SessionBus.ask(
+                summary: title,
+                body: text,
+                accept: buttons.0,
+                decline: buttons.1,
+                timeout: timeout
+            )
+            return accepted ?? false
         }
     }
 }

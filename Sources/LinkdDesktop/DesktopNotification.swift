@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import LinkdFormats
 package import LinkdSystem
@@ -19,44 +18,21 @@ package enum DesktopNotification {
     ) async throws(SystemError) {
         let text = DisplayText.escapeMarkup(body)
         let title = DisplayText.sanitize(summary)
-        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<SystemError?, Never>) in
-            let once = ResumeOnce(continuation)
-            DispatchQueue.global().async {
-                do throws(SystemError) {
-                    try SessionBus.notify(summary: title, body: text, timeout: timeout)
-                    once.resume(returning: nil)
-                } catch {
-                    once.resume(returning: error)
-                }
-            }
-            let (seconds, attoseconds) = timeout.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-                once.resume(
-                    returning: .busFailed(
-                        operation: "show a notification",
-                        errno: Errno(rawValue: ETIMEDOUT),
-                        detail: "the session bus did not answer within \(timeout)"
-                    )
-                )
+        let outcome = await BlockingCall.run(timeout: timeout) { () -> SystemError? in
+            do throws(SystemError) {
+                try SessionBus.notify(summary: title, body: text, timeout: timeout)
+                return nil
+            } catch {
+                return error
             }
         }
+        let failure =
+            outcome
+            ?? .busFailed(
+                operation: "show a notification",
+                errno: Errno(rawValue: ETIMEDOUT),
+                detail: "the session bus did not answer within \(timeout)"
+            )
         if let failure { throw failure }
-    }
-}
-
-/// A continuation resumed by whichever of two racing paths comes first; the other finds it resumed already.
-private final class ResumeOnce: Sendable {
-    private let continuation: Lock<CheckedContinuation<SystemError?, Never>?>
-
-    init(_ continuation: CheckedContinuation<SystemError?, Never>) {
-        self.continuation = Lock(continuation)
-    }
-
-    func resume(returning value: SystemError?) {
-        continuation.withLock { pending in
-            defer { pending = nil }
-            return pending
-        }?.resume(returning: value)
     }
 }

@@ -1,5 +1,6 @@
 import CCurl
 import LinkdRouting
+import LinkdSystem
 
 /// The live transport, on libcurl (what URLSession runs on under Linux, used directly because URLSession there can
 /// neither trust an extra CA nor bound the connect time): redirects never followed (a redirect would carry the bearer

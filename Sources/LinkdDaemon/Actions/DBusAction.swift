@@ -1,4 +1,3 @@
-import Dispatch
 import LinkdConfig
 import LinkdSystem
 
@@ -34,15 +33,13 @@ struct DBusAction: Action {
     private func deliver(_ entry: Spool.Entry, link: ClaimedLink, service: LinkService) async -> WireProtocol.Response {
         guard case .dbus(let appID) = link.claim.action else { preconditionFailure("a dbus link") }
         let url = entry.url
-        // sd_bus_call blocks: it runs on a Dispatch queue, never on the cooperative pool.
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<SystemError?, Never>) in
-            DispatchQueue.global().async {
-                do throws(SystemError) {
-                    try SessionBus.openURIs([url], appID: appID, timeout: Self.timeout)
-                    continuation.resume(returning: nil)
-                } catch {
-                    continuation.resume(returning: error)
-                }
+        // sd_bus_call blocks: it runs on a thread of the blocking pool, never on the cooperative pool.
+        let result = await BlockingCall.run { () -> SystemError? in
+            do throws(SystemError) {
+                try SessionBus.openURIs([url], appID: appID, timeout: Self.timeout)
+                return nil
+            } catch {
+                return error
             }
         }
         service.spool.remove(entry.id)

@@ -1,8 +1,8 @@
 import Dispatch
 import Glibc
-import LinkdSystem
 
-/// Runs blocking work (a libcurl transfer) on threads of its own. Not on the cooperative pool, and not on Dispatch's
+/// Runs blocking work (a libcurl transfer, an sd-bus call) on threads of its own: the one way linkd moves blocking
+/// work off the cooperative pool. Not on the cooperative pool, and not on Dispatch's
 /// global queue either: its few threads are shared with other blocking calls, and a transfer waiting there for a
 /// free thread would run late past its own time limits.
 ///
@@ -10,17 +10,51 @@ import LinkdSystem
 /// costs nothing, and a thread that exited would run its thread-specific destructors (OpenSSL's, libcurl's) while a
 /// short-lived `linkd` may already be exiting and freeing the same state from `atexit` (AddressSanitizer caught such
 /// a double free once). As many threads stay as calls ever ran at once.
-enum BlockingCall {
+package enum BlockingCall {
     private static let pool = Pool()
 
-    static func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+    /// Runs `work` on a thread of the pool and returns its value.
+    package static func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
             pool.submit { continuation.resume(returning: work()) }
         }
     }
 
+    /// Runs `work` on a thread of the pool and returns its value, or `nil` when it has not returned within
+    /// `timeout`: the wait ends then, while `work` goes on to its end on its thread (what it returns is dropped).
+    package static func run<Value: Sendable>(
+        timeout: Duration,
+        _ work: @escaping @Sendable () -> Value
+    ) async -> Value? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+            let once = ResumeOnce(continuation)
+            pool.submit { once.resume(returning: work()) }
+            let (seconds, attoseconds) = timeout.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                once.resume(returning: nil)
+            }
+        }
+    }
+
     /// The number of threads the calls have started so far.
-    static var threadCount: Int { pool.threadCount }
+    package static var threadCount: Int { pool.threadCount }
+}
+
+/// A continuation resumed by whichever of two racing paths comes first; the other finds it resumed already.
+private final class ResumeOnce<Value: Sendable>: Sendable {
+    private let continuation: Lock<CheckedContinuation<Value?, Never>?>
+
+    init(_ continuation: CheckedContinuation<Value?, Never>) {
+        self.continuation = Lock(continuation)
+    }
+
+    func resume(returning value: Value?) {
+        continuation.withLock { pending in
+            defer { pending = nil }
+            return pending
+        }?.resume(returning: value)
+    }
 }
 
 extension BlockingCall {

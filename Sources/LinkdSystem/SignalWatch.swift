@@ -3,14 +3,15 @@ import Glibc
 
 /// SIGTERM and SIGINT (stop) and SIGHUP (reload) as async streams (DispatchSource signal sources on a private
 /// queue), for the life of the process.
-struct SignalWatch {
+package struct SignalWatch {
     /// SIGTERM and SIGINT.
-    let stops: AsyncStream<Int32>
+    package let stops: AsyncStream<Int32>
     /// SIGHUP: read the configuration again (the unit's `ExecReload=`).
-    let reloads: AsyncStream<Int32>
+    package let reloads: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
 
-    init() {
+    /// Starts watching the three signals.
+    package init() {
         let (stops, stop) = AsyncStream.makeStream(of: Int32.self)
         let (reloads, reload) = AsyncStream.makeStream(of: Int32.self, bufferingPolicy: .bufferingNewest(1))
         let queue = DispatchQueue(label: "linkd.signals")

@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import LinkdSystem
 import Synchronization
 import Testing
-
-@testable import LinkdSession
 
 /// The threads libcurl transfers run on: as many at once as calls need, and kept, so that none exits (and runs
 /// OpenSSL's thread-specific destructors) while the process may be exiting.
@@ -52,4 +51,17 @@ private func threadID() -> String {
 
 private final class Counter: Sendable {
     let value = Atomic(0)
+
+    /// A call with a time limit answers with nothing when its work is still blocked at the limit (here: until the
+    /// test lets it go, after the answer), and with the value when the work is done first.
+    @Test func aCallWithATimeLimitStopsWaitingForWorkStillBlocked() async {
+        let gate = DispatchSemaphore(value: 0)
+        let late = await BlockingCall.run(timeout: .milliseconds(100)) { () -> Int in
+            gate.wait()
+            return 1
+        }
+        gate.signal()
+        #expect(late == nil)
+        #expect(await BlockingCall.run(timeout: .seconds(10)) { 2 } == 2)
+    }
 }
