@@ -93,16 +93,12 @@ struct ExecAction: Action {
     ) async -> WireProtocol.Response {
         guard arguments[0].hasPrefix("/"), FileSystem.isExecutable(arguments[0]) else {
             // Not found when the configuration was read (or gone since): nothing is run for the link.
-            service.spool.remove(entry.id)
-            service.log.warning(
-                "link \(entry.shortID): the program '\(arguments[0])' cannot be found",
-                link.logFields(entry)
-            )
-            supervisor.slots.give()
-            let message = "the program '\(arguments[0])' cannot be found; run 'linkd check'"
-            return await fail(
-                .unavailable("program_not_found", message, app: link.appName),
+            return await notRun(
+                "program_not_found",
+                "cannot be found",
+                arguments[0],
                 link: link,
+                entry: entry,
                 service: service
             )
         }
@@ -110,19 +106,12 @@ struct ExecAction: Action {
             // Checked again at the click: a program that appeared or was replaced since the configuration was read.
             _ = try TrustedPath(checking: arguments[0])
         } catch {
-            service.spool.remove(entry.id)
-            service.log.warning(
-                "link \(entry.shortID): the program '\(arguments[0])' is not trusted: \(error)",
-                link.logFields(entry)
-            )
-            supervisor.slots.give()
-            return await fail(
-                .unavailable(
-                    "program_not_trusted",
-                    "the program '\(arguments[0])' is not trusted: \(error); run 'linkd check'",
-                    app: link.appName
-                ),
+            return await notRun(
+                "program_not_trusted",
+                "is not trusted: \(error)",
+                arguments[0],
                 link: link,
+                entry: entry,
                 service: service
             )
         }
@@ -164,6 +153,23 @@ struct ExecAction: Action {
                 service: service
             )
         }
+    }
+
+    /// The answer when `program` is not run for the link (`reason`; `problem` says why, after the program's name):
+    /// its entry leaves the spool, its slot is given back, and the failure is logged and answered.
+    private func notRun(
+        _ reason: String,
+        _ problem: String,
+        _ program: String,
+        link: ClaimedLink,
+        entry: Spool.Entry,
+        service: LinkService
+    ) async -> WireProtocol.Response {
+        service.spool.remove(entry.id)
+        service.log.warning("link \(entry.shortID): the program '\(program)' \(problem)", link.logFields(entry))
+        supervisor.slots.give()
+        let message = "the program '\(program)' \(problem); run 'linkd check'"
+        return await fail(.unavailable(reason, message, app: link.appName), link: link, service: service)
     }
 
     /// The answer when the program did not get the link; whoever joined the flight is told the same.
