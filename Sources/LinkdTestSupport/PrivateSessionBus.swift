@@ -112,7 +112,8 @@ package final class PrivateSessionBus: Sendable {
         case pressing(Button)
         /// With an id, as a server that shows buttons; 0.2 s later a second connection on the bus emits
         /// `ActionInvoked(id, <the accept key linkd sent>)` and `ActionInvoked(id, "accept")`, and writes its unique
-        /// name to ``forgedSignals``; 1.2 s later the server says the person dismissed it (`NotificationClosed(id, 2)`).
+        /// name to ``forgedSignals``; 1.2 s later the server says the person dismissed it
+        /// (`NotificationClosed(id, 2)`).
         case forgedThenDismissed
     }
 

@@ -85,7 +85,7 @@ import Testing
         // Each level of nesting decodes only two bytes of these away; a quadratic redactor takes minutes on them.
         let deep = "link=%" + String(repeating: "25", count: 200_000)
         let nearMisses = String(repeating: "a", count: 200_000)
-        // Eleven of them match the value, then it differs; no twelve bytes of it are all "a" (not one of its fragments).
+        // Eleven of them match the value, then it differs; no twelve bytes of it are all "a" (no fragment of it).
         let elevenAs = String(repeating: "a", count: 11)
         let clock = ContinuousClock()
         let elapsed = clock.measure {

@@ -10,8 +10,9 @@ import LinkdSession
 ///
 /// A sign-in linkd started with an emailed link (`linkd login --email`: a `supabase.pkce` code its stored verifier
 /// proves) is signed in at once. One started in the browser (`--provider`) is confirmed by the `linkd login` that
-/// waits for it, since its address showed in a browser's command line. One it did not start — a magic link, a signup or invite confirmation, an implicit-flow session that arrives by
-/// email — could be an attacker's own account mailed to the person, so that their app signs in to it: it is
+/// waits for it, since its address showed in a browser's command line. One it did not start — a magic link, a signup
+/// or invite confirmation, an implicit-flow session that arrives by email — could be an attacker's own account
+/// mailed to the person, so that their app signs in to it: it is
 /// delivered only once the person has confirmed it ("Sign in to APP as EMAIL?", with the account as the backend
 /// names it) on the terminal of `linkd open`, and refused before anything is sent when no one can be asked.
 struct SignInAction: Action {

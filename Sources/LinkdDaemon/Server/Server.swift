@@ -103,7 +103,8 @@ struct Server: Sendable {
     static let subscriberPatience = Duration.seconds(5)
 
     /// A subscribed connection: the app's `forward` links (and its sessions, with `receivesSessions`) are pushed to it
-    /// until it goes away, or until it takes no line for ``subscriberPatience``. It is exempt from the first-byte rule, since a subscriber only listens.
+    /// until it goes away, or until it takes no line for ``subscriberPatience``. It is exempt from the first-byte
+    /// rule, since a subscriber only listens.
     private func serveSubscriber(_ socket: AsyncSocket, app: String, receivesSessions: Bool) async {
         let forward = service.forward
         let (id, stream) = await forward.subscribe(app, receivesSessions: receivesSessions, service: service)

@@ -11,8 +11,8 @@ package enum WireProtocol {
         /// `{"op": "open", "url": "…", "interactive": true}`, and `"confirm": true` when the client can ask the
         /// person to confirm a sign-in (``ConfirmQuestion``).
         case open(url: String, interactive: Bool, canConfirm: Bool = false)
-        /// `{"op": "subscribe", "app": "…"}`: the connection then receives the app's `forward` links, one JSON line each;
-        /// with `"key": "…"`, the app's subscriber key, its forwarded sessions too.
+        /// `{"op": "subscribe", "app": "…"}`: the connection then receives the app's `forward` links, one JSON line
+        /// each; with `"key": "…"`, the app's subscriber key, its forwarded sessions too.
         case subscribe(app: String, key: Secret? = nil)
         /// `{"op": "await_signin", "app": "…"}`, from `linkd login --provider`: answered with the outcome of the
         /// sign-in to the app that comes back from the browser; with `"confirm": true` (it holds a terminal), the
