@@ -68,11 +68,8 @@ package struct PKCEStore: Sendable {
         }
         removeExpired(now: now)
         let path = file(for: app)
-        let text = JSONValue.object([
-            ("verifier", .string(verifier.revealed())), ("expires", .number(now + verifierLifetime)),
-        ]).serialized
         do throws(SystemdError) {
-            try FileSystem.writeAtomically(Array(text.utf8), to: path)
+            try FileSystem.writeAtomically(Self.contents(verifier, expires: now + verifierLifetime), to: path)
         } catch {
             throw Unwritable(error, path: path)
         }
@@ -127,11 +124,30 @@ package struct PKCEStore: Sendable {
 
     /// The verifier in the file `path`, when it has not expired at `now` (`nil`: whatever its expiry).
     private static func read(_ path: String, now: Int64?) -> Secret? {
-        guard let bytes = FileSystem.contents(of: path), let object = try? JSONValue.parse(bytes),
-            let verifier = object["verifier"]?.stringValue, let expires = object["expires"]?.int64Value,
-            now.map({ expires > $0 }) ?? true
+        FileSystem.contents(of: path).flatMap { verifier(inContents: $0, now: now) }
+    }
+
+    /// What a verifier's file holds: `{"verifier":"…","expires":<Unix seconds>}`, which
+    /// ``verifier(inContents:now:)`` and ``expiry(inContents:)`` read back.
+    package static func contents(_ verifier: Secret, expires: Int64) -> [UInt8] {
+        let text = JSONValue.object([("verifier", .string(verifier.revealed())), ("expires", .number(expires))])
+            .serialized
+        return Array(text.utf8)
+    }
+
+    /// The verifier in a file's `bytes`, when it has not expired at `now` (`nil`: whatever its expiry); `nil` when
+    /// they are no JSON object with a string `verifier` and an integer `expires`.
+    package static func verifier(inContents bytes: [UInt8], now: Int64?) -> Secret? {
+        guard let object = try? JSONValue.parse(bytes), let verifier = object["verifier"]?.stringValue,
+            let expires = object["expires"]?.int64Value, now.map({ expires > $0 }) ?? true
         else { return nil }
         return Secret(verifier)
+    }
+
+    /// When the verifier in a file's `bytes` expires, in Unix seconds; `nil` when they hold no integer `expires`
+    /// (such a file counts as expired).
+    package static func expiry(inContents bytes: [UInt8]) -> Int64? {
+        (try? JSONValue.parse(bytes))?["expires"]?.int64Value
     }
 
     /// Removes the verifiers whose flow has expired.
@@ -139,8 +155,9 @@ package struct PKCEStore: Sendable {
         // Names with a dot are files a store or take is working on.
         for name in FileSystem.names(in: directory) where !name.contains(".") {
             let path = directory + "/" + name
-            let expires = FileSystem.contents(of: path).flatMap { try? JSONValue.parse($0) }?["expires"]?.int64Value
-            if (expires ?? 0) <= now { FileSystem.remove(path) }
+            if (FileSystem.contents(of: path).flatMap(Self.expiry(inContents:)) ?? 0) <= now {
+                FileSystem.remove(path)
+            }
         }
     }
 
