@@ -159,7 +159,7 @@ let package = Package(
 
 // Fuzz targets (scripts/fuzz): one checks library, and per target an executable that is libFuzzer's target when built
 // with `-sanitize=fuzzer -D LINKD_FUZZING` and otherwise replays the inputs it is given; the tests replay the corpus.
-let fuzzTargets = ["link", "formats", "apps", "json", "wire", "backends", "desktop", "lines", "redactor"]
+let fuzzTargets = ["link", "formats", "apps", "json", "wire", "backends", "desktop", "lines", "redactor", "spool"]
 package.targets += [
     .target(
         name: "LinkdFuzzChecks",

@@ -18,7 +18,7 @@ package struct FuzzTarget: Sendable {
     }
 
     /// Every target, by name.
-    package static let all: [FuzzTarget] = [link, formats, apps, json, wire, backends, desktop, lines, redactor]
+    package static let all: [FuzzTarget] = [link, formats, apps, json, wire, backends, desktop, lines, redactor, spool]
 
     /// Runs the check on one input.
     package func check(_ bytes: UnsafeBufferPointer<UInt8>) {
