@@ -159,11 +159,16 @@ let package = Package(
 
 // Fuzz targets (scripts/fuzz): one checks library, and per target an executable that is libFuzzer's target when built
 // with `-sanitize=fuzzer -D LINKD_FUZZING` and otherwise replays the inputs it is given; the tests replay the corpus.
-let fuzzTargets = ["link", "formats", "apps", "json", "wire", "backends", "desktop"]
+let fuzzTargets = [
+    "link", "formats", "apps", "json", "wire", "backends", "desktop", "lines", "redactor", "spool", "defaults", "pkce",
+    "appservices-session",
+]
 package.targets += [
     .target(
         name: "LinkdFuzzChecks",
-        dependencies: ["LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdDesktop", "LinkdDaemon"],
+        dependencies: [
+            "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop", "LinkdDaemon",
+        ],
         path: "Fuzz/Checks",
         swiftSettings: upcomingFeatures
     ),

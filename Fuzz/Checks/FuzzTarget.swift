@@ -18,7 +18,9 @@ package struct FuzzTarget: Sendable {
     }
 
     /// Every target, by name.
-    package static let all: [FuzzTarget] = [link, formats, apps, json, wire, backends, desktop]
+    package static let all: [FuzzTarget] = [
+        link, formats, apps, json, wire, backends, desktop, lines, redactor, spool, defaults, pkce, appServicesSession,
+    ]
 
     /// Runs the check on one input.
     package func check(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -49,7 +49,10 @@ extension AppServicesClient {
         )
     }
 
-    private static func object(_ response: HTTPResponse) throws(SessionError) -> JSONValue {
+    /// The JSON object of a 2xx answer's body.
+    ///
+    /// - Throws: ``SessionError/badResponse(_:)`` naming the status when the body is no JSON object.
+    package static func object(_ response: HTTPResponse) throws(SessionError) -> JSONValue {
         guard let value = try? JSONValue.parse(response.body), value.objectMembers != nil else {
             throw .badResponse("HTTP \(response.status) without a JSON object")
         }

@@ -70,12 +70,11 @@ package struct PKCEStore: Sendable {
         }
         removeExpired(now: now)
         let path = file(for: app)
-        let text = JSONValue.object(
-            [("verifier", .string(verifier.revealed())), ("expires", .number(now + verifierLifetime))]
-                + (inBrowser ? [("browser", .bool(true))] : [])
-        ).serialized
         do throws(SystemError) {
-            try FileSystem.writeAtomically(Array(text.utf8), to: path)
+            try FileSystem.writeAtomically(
+                Self.contents(verifier, expires: now + verifierLifetime, inBrowser: inBrowser),
+                to: path
+            )
         } catch {
             throw Unwritable(error, path: path)
         }
@@ -137,11 +136,38 @@ package struct PKCEStore: Sendable {
     /// The verifier in the file `path` and whether its sign-in was started in the browser, when it has not expired
     /// at `now` (`nil`: whatever its expiry).
     private static func entry(_ path: String, now: Int64?) -> (verifier: Secret, inBrowser: Bool)? {
-        guard let bytes = FileSystem.contents(of: path), let object = try? JSONValue.parse(bytes),
-            let verifier = object["verifier"]?.stringValue, let expires = object["expires"]?.int64Value,
-            now.map({ expires > $0 }) ?? true
+        FileSystem.contents(of: path).flatMap { entry(inContents: $0, now: now) }
+    }
+
+    /// What a verifier's file holds: `{"verifier":"…","expires":<Unix seconds>}`, with `"browser": true` for a
+    /// sign-in started in the browser, which ``entry(inContents:now:)`` and ``expiry(inContents:)`` read back.
+    package static func contents(_ verifier: Secret, expires: Int64, inBrowser: Bool = false) -> [UInt8] {
+        let text = JSONValue.object(
+            [("verifier", .string(verifier.revealed())), ("expires", .number(expires))]
+                + (inBrowser ? [("browser", .bool(true))] : [])
+        ).serialized
+        return Array(text.utf8)
+    }
+
+    /// The verifier in a file's `bytes`, when it has not expired at `now` (`nil`: whatever its expiry); `nil` when
+    /// they are no JSON object with a string `verifier` and an integer `expires`.
+    package static func verifier(inContents bytes: [UInt8], now: Int64?) -> Secret? {
+        entry(inContents: bytes, now: now)?.verifier
+    }
+
+    /// The verifier in a file's `bytes` and whether its sign-in was started in the browser, as
+    /// ``verifier(inContents:now:)`` reads it.
+    package static func entry(inContents bytes: [UInt8], now: Int64?) -> (verifier: Secret, inBrowser: Bool)? {
+        guard let object = try? JSONValue.parse(bytes), let verifier = object["verifier"]?.stringValue,
+            let expires = object["expires"]?.int64Value, now.map({ expires > $0 }) ?? true
         else { return nil }
         return (Secret(verifier), object["browser"]?.boolValue == true)
+    }
+
+    /// When the verifier in a file's `bytes` expires, in Unix seconds; `nil` when they hold no integer `expires`
+    /// (such a file counts as expired).
+    package static func expiry(inContents bytes: [UInt8]) -> Int64? {
+        (try? JSONValue.parse(bytes))?["expires"]?.int64Value
     }
 
     /// Removes the verifiers whose flow has expired.
@@ -149,8 +175,9 @@ package struct PKCEStore: Sendable {
         // Names with a dot are files a store or take is working on.
         for name in FileSystem.names(in: directory) where !name.contains(".") {
             let path = directory + "/" + name
-            let expires = FileSystem.contents(of: path).flatMap { try? JSONValue.parse($0) }?["expires"]?.int64Value
-            if (expires ?? 0) <= now { FileSystem.remove(path) }
+            if (FileSystem.contents(of: path).flatMap(Self.expiry(inContents:)) ?? 0) <= now {
+                FileSystem.remove(path)
+            }
         }
     }
 

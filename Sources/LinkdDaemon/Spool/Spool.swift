@@ -80,13 +80,26 @@ package struct Spool: Sendable {
     /// - Throws: the file system's error (ENOSPC when the disk is full); the entry's earlier file, if any, stays as
     ///   it was.
     package func write(_ entry: Entry) throws(SystemError) {
-        let bytes: [UInt8]
+        try FileSystem.writeAtomically(Self.contents(of: entry), to: path(of: entry.id))
+    }
+
+    /// What the file of `entry` holds: the entry as JSON, which ``entry(inContents:id:)`` reads back.
+    package static func contents(of entry: Entry) -> [UInt8] {
         do {
-            bytes = Array(try JSONEncoder().encode(entry))
+            return Array(try JSONEncoder().encode(entry))
         } catch {
             preconditionFailure("an entry of strings and numbers always encodes")
         }
-        try FileSystem.writeAtomically(bytes, to: path(of: entry.id))
+    }
+
+    /// The entry in the `bytes` of the file named `id` (`<id>.json`); `nil` when they reach 1 MiB, are no JSON
+    /// entry, or name another id (a copied or forged file: its actions would write and remove another file, or one
+    /// outside the folder).
+    package static func entry(inContents bytes: [UInt8], id: String) -> Entry? {
+        guard bytes.count < 1 << 20, let entry = try? JSONDecoder().decode(Entry.self, from: Data(bytes)),
+            entry.id == id
+        else { return nil }
+        return entry
     }
 
     /// Removes the entry `id` (its action finished, or it can never run); an entry already gone is no error.
@@ -108,9 +121,7 @@ package struct Spool: Sendable {
         for name in FileSystem.names(in: directory) where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let id = String(name.dropLast(5))
             if let bytes = FileSystem.contents(of: directory + "/" + name, limit: 1 << 20),
-                bytes.count < 1 << 20,
-                let entry = try? JSONDecoder().decode(Entry.self, from: Data(bytes)),
-                entry.id == id
+                let entry = Self.entry(inContents: bytes, id: id)
             {
                 entries.append(entry)
             } else {

@@ -13,10 +13,10 @@ package struct ReplacedDefaults: Sendable, Equatable {
         self.lines = lines
     }
 
-    /// Reads the file's bytes.
+    /// Reads the file's bytes (`path` is only named in the problem).
     ///
     /// - Throws: ``Registrar/Problem`` naming `path` when they are not such an object.
-    init(parsing bytes: [UInt8], path: String) throws(Registrar.Problem) {
+    package init(parsing bytes: [UInt8], path: String) throws(Registrar.Problem) {
         let problem = Registrar.Problem(
             description: "cannot read '\(path)': it is not linkd's list of replaced defaults"
         )
@@ -30,8 +30,8 @@ package struct ReplacedDefaults: Sendable, Equatable {
         }
     }
 
-    /// The file's text: one JSON object on one line, schemes in order.
-    var text: String {
+    /// The file's text: one JSON object on one line, schemes in order, which ``init(parsing:path:)`` reads back.
+    package var text: String {
         let replaced = lines.keys.sorted().map { ($0, JSONValue.string(lines[$0] ?? "")) }
         return JSONValue.object([("version", .number(1)), ("replaced", .object(replaced))]).serialized + "\n"
     }

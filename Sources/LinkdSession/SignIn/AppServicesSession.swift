@@ -15,10 +15,11 @@ package struct AppServicesSession: Sendable {
     /// The email of the user's profile (`data.email`); empty when it names none.
     package var email: String
 
-    /// Reads the session a login answered, for `provider`; the email comes later, from the profile.
+    /// Reads the session a login answered (the JSON object of its body, ``AppServicesClient/object(_:)``), for
+    /// `provider`; the email comes later, from the profile.
     ///
     /// - Throws: ``SessionError/badResponse(_:)`` when a key is missing or a token is no JWT with `exp` and `iat`.
-    init(login object: JSONValue, provider: String) throws(SessionError) {
+    package init(login object: JSONValue, provider: String) throws(SessionError) {
         guard let access = object["access_token"]?.stringValue, let refresh = object["refresh_token"]?.stringValue,
             let userID = object["user_id"]?.stringValue, let deviceID = object["device_id"]?.stringValue
         else { throw .badResponse("a login without access_token, refresh_token, user_id and device_id") }
