@@ -94,8 +94,17 @@ extension LinkRedactor {
                     found.append(start..<(start + LinkRedactor.fragmentLength))
                 }
             }
-            return found
+            // A window of a value's raw bytes may begin or end inside a character: a run goes out to whole ones.
+            return found.map { range in
+                var (lower, upper) = (range.lowerBound, range.upperBound)
+                while lower > 0 && Self.isContinuation(bytes[lower]) { lower -= 1 }
+                while upper < bytes.count && Self.isContinuation(bytes[upper]) { upper += 1 }
+                return lower..<upper
+            }
         }
+
+        /// Whether `byte` continues a UTF-8 sequence (`10xxxxxx`), so that no character starts at it.
+        private static func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
 
         private static func window(_ bytes: [UInt8], at start: Int) -> Window {
             bytes.withUnsafeBytes { raw in
