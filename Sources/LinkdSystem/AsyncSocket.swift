@@ -123,10 +123,13 @@ package struct LineReader: Sendable {
     /// The next line without its LF (cut at the limit when it is longer: ``LineFraming/Line/isCut``), or `nil` at
     /// the end of the stream (a last line without LF is returned first).
     ///
-    /// - Throws: ``ReactorError/timedOut`` when nothing completes a line by `deadline`, or the socket's errors.
+    /// - Throws: ``ReactorError/timedOut`` when nothing completes a line by `deadline`, `CancellationError` when the
+    ///   task is cancelled (checked before every read: a writer that never pauses gives the reactor no wait to end),
+    ///   or the socket's errors.
     package mutating func nextLine(deadline: ContinuousClock.Instant?) async throws -> Line? {
         while true {
             if let line = framing.nextLine() { return line }
+            try Task.checkCancellation()
             let count = try await socket.read(into: &chunk, deadline: deadline)
             if count == 0 { return framing.finish() }
             framing.append(chunk[0..<count])
