@@ -29,7 +29,7 @@ let package = Package(
         ),
         .target(
             name: "LinkdConfig",
-            dependencies: ["LinkdRouting", "LinkdFormats"],
+            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSystem"],
             swiftSettings: upcomingFeatures
         ),
         .target(

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import LinkdConfig
 import LinkdDaemon
 import LinkdFormats
@@ -63,8 +62,8 @@ struct DaemonClient {
             )
         }
         let problem =
-            FileSystem.privacyProblem(ofFolder: runtime, owner: getuid())
-            ?? FileSystem.privacyProblem(ofFolder: paths.runtimeDirectory, owner: getuid(), mayBeMissing: true)
+            FileSystem.privacyProblem(ofFolder: runtime, owner: CurrentUser.id)
+            ?? FileSystem.privacyProblem(ofFolder: paths.runtimeDirectory, owner: CurrentUser.id, mayBeMissing: true)
         if let problem {
             throw .failed("\(problem); linkd sends nothing there", exitCode: .permission)
         }
@@ -77,7 +76,7 @@ struct DaemonClient {
     /// - Throws: a ``CommandFailure`` (exit 77) when another user listens on the socket; nothing was sent.
     private mutating func adoptChecked(_ descriptor: FileDescriptor) throws(CommandFailure) {
         let peer = try? PeerCredentials.of(descriptor)
-        guard let peer, peer.uid == getuid() else {
+        guard let peer, peer.uid == CurrentUser.id else {
             descriptor.close()
             let who = peer.map { "uid \($0.uid)" } ?? "an unknown peer"
             throw .failed(
@@ -172,7 +171,7 @@ struct DaemonClient {
         guard let log = try? FileSystem.openPrivateForAppending(paths.log) else { return false }
         defer { log.close() }
         try? FileSystem.makePrivateDirectory(paths.runtimeDirectory)
-        let readiness = try? ReadinessListener(path: paths.runtimeDirectory + "/start-\(getpid()).notify")
+        let readiness = try? ReadinessListener(path: paths.runtimeDirectory + "/start-\(CurrentProcess.id).notify")
         defer { readiness?.close() }
         // Only the documented environment: nothing of this client's own (LD_PRELOAD, SSLKEYLOGFILE …) reaches it.
         var environment = DaemonEnvironment.filtered(ProcessInfo.processInfo.environment)

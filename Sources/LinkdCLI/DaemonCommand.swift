@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import LinkdDaemon
 
 /// `linkd daemon [--socket PATH] [--idle-exit SEC]`.

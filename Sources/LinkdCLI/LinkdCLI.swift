@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import LinkdSystem
 
 /// The `linkd` command line: dispatch to subcommands, help and version, and the one place errors are rendered.
@@ -38,19 +37,13 @@ package enum LinkdCLI {
         // Links, tokens and passwords pass through this process: no core file, and no other process of the user
         // reading its memory. A kernel that refuses leaves the process as it was, which is no reason not to run.
         try? ProcessHardening.forbidCoreDumps()
-        var arguments: [[UInt8]] = []
-        for index in 1..<Int(CommandLine.argc) {
-            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
-            arguments.append(
-                Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
-            )
-        }
+        let arguments = CurrentProcess.arguments
         if arguments.first == Array("open".utf8) {
             // The links are read: overwrite them, so /proc/<pid>/cmdline never shows a token for long.
-            ArgumentScrubber.scrub(keeping: 2)
+            CurrentProcess.scrubArguments(keeping: 2)
         }
         let code = await run(arguments, console: .standard)
-        exit(code.rawValue)
+        CurrentProcess.exit(code.rawValue)
     }
 
     /// Runs `linkd` with `arguments` (the words after the program name, as raw bytes).

@@ -1,7 +1,7 @@
-import Glibc
 import LinkdConfig
 import LinkdFormats
 import LinkdSession
+import LinkdSystem
 
 extension LoginCommand {
     /// `--provider apple` for an app that configures `apple`: Apple's own authorization page, with a state and a
@@ -28,7 +28,7 @@ extension LoginCommand {
         )
         let started: (address: String, secret: Secret)
         do throws(ResetFailure) {
-            started = try AppleSignInRequest.start(client, store: store, app: app, now: Int64(time(nil)))
+            started = try AppleSignInRequest.start(client, store: store, app: app, now: WallClock.seconds)
         } catch {
             throw .failed(error.message, exitCode: ExitCode(rawValue: error.exitCode) ?? .unavailable)
         }

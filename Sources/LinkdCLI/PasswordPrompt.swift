@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import LinkdDaemon
 import LinkdFormats
 import LinkdSystem
@@ -38,7 +37,7 @@ struct PasswordPrompt {
         if let program = environment["LINKD_ASKPASS"], !program.isEmpty { return [program] }
         let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
         func find(_ name: String) -> String? {
-            path.map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+            path.map { "\($0)/\(name)" }.first(where: FileSystem.isExecutable)
         }
         if let zenity = find("zenity") { return [zenity, "--password", "--title"] }
         if let kdialog = find("kdialog") { return [kdialog, "--password"] }

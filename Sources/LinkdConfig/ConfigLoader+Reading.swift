@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import LinkdSystem
 
 extension ConfigLoader {
     /// The largest config file read: 1 MiB, far more than any app needs.
@@ -11,16 +11,15 @@ extension ConfigLoader {
         func problem(_ text: String) -> Swift.Result<[UInt8], ConfigError> {
             .failure(ConfigError(file: path, path: "$", problem: text))
         }
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            switch errno {
-            case ELOOP: return problem("cannot be read: a symlink loop")
-            case ENOENT: return problem("cannot be read: a symlink to nothing")
-            case let code: return problem("cannot be read: " + String(cString: strerror(code)).lowercased())
-            }
+        let status: FileStatus
+        switch FileSystem.status(of: path) {
+        case .success(let found): status = found
+        case .failure(.tooManyLinks): return problem("cannot be read: a symlink loop")
+        case .failure(.noEntry): return problem("cannot be read: a symlink to nothing")
+        case .failure(let error): return problem("cannot be read: " + error.description.lowercased())
         }
-        guard status.st_mode & S_IFMT == S_IFREG else { return problem("cannot be read: not a regular file") }
-        guard status.st_size <= sizeLimit else { return problem("cannot be read: larger than 1 MiB") }
+        guard status.kind == .regular else { return problem("cannot be read: not a regular file") }
+        guard status.size <= sizeLimit else { return problem("cannot be read: larger than 1 MiB") }
         do throws(TrustedPath.Failure) {
             _ = try TrustedPath(checking: path)
         } catch {

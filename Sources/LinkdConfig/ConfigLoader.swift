@@ -1,4 +1,5 @@
 package import FoundationEssentials
+import LinkdSystem
 
 /// Finds and reads the `apps.d` folders: `$XDG_CONFIG_HOME/linkd`, `/etc/linkd`,
 /// `/usr/share/linkd`, in that order; for a file name in several, the first wins.

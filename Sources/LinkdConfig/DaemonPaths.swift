@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import LinkdSystem
 
 /// Where the daemon and its clients meet: `$XDG_RUNTIME_DIR/linkd/` holds the socket (0600), the
 /// spool and the start lock, in a 0700 folder; `$XDG_STATE_HOME/linkd/linkd.log` holds an autostarted daemon's log.
@@ -35,7 +35,7 @@ package struct DaemonPaths: Sendable, Equatable {
         let directories = XDGDirectories(environment: environment)
         var runtime = directories.runtimeDirectory
         if runtime == nil {
-            let fallback = "/run/user/\(getuid())"
+            let fallback = "/run/user/\(CurrentUser.id)"
             if FileManager.default.fileExists(atPath: fallback) { runtime = fallback }
         }
         guard let runtime else {

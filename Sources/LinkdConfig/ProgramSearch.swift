@@ -1,4 +1,5 @@
 import FoundationEssentials
+package import LinkdSystem
 
 /// Finds the program an `exec` action names, once, when the configuration is read, so that the daemon runs exactly
 /// the file found: a name without `/` is looked up in `$HOME/.local/bin`, `/usr/local/bin`, `/usr/bin` and `/bin`,

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import LinkdConfig
 import LinkdFormats
 import LinkdSession
@@ -21,7 +20,7 @@ package struct Daemon: Sendable {
     /// - Returns: the process exit status: 0, 69 when the daemon cannot listen, 75 when another daemon of this user
     ///   already listens (one of several started together wins; the others say so and exit).
     package func run() async -> Int32 {
-        signal(SIGPIPE, SIG_IGN)  // a client or program that goes away is an EPIPE, not the daemon's death
+        ProcessHardening.ignoreBrokenPipes()  // a client or program that goes away is an EPIPE, not the daemon's death
         // Whoever started it (systemd, or the first `linkd open`), the daemon keeps only the documented environment.
         ProcessHardening.replaceEnvironment(with: DaemonEnvironment.filtered(ProcessInfo.processInfo.environment))
         let log = DaemonLog.make()
@@ -32,7 +31,7 @@ package struct Daemon: Sendable {
             paths = try DaemonPaths.resolve(socket: options.socket)
             // The rule linkd open applies before it sends a byte: the runtime folder is this user's alone.
             let runtime = paths.userRuntimeDirectory
-            if let problem = FileSystem.privacyProblem(ofFolder: runtime, owner: getuid()) {
+            if let problem = FileSystem.privacyProblem(ofFolder: runtime, owner: CurrentUser.id) {
                 log.error("cannot listen: \(problem); linkd listens only in a private runtime folder")
                 try? notifier.notifyStopping()
                 return 77

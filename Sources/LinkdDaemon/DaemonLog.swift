@@ -57,7 +57,7 @@ package struct DaemonLog: Sendable {
             if (try? Journal.send(safe, priority: priority, identifier: "linkd", fields: clean)) != nil { return }
             FileDescriptor.standardError.writeAll("linkd: \(safe)\n")
         case .standardError(let prefixed):
-            let prefix = prefixed ? "<\(priority.rawValue)>" : LogTime.now() + " "
+            let prefix = prefixed ? "<\(priority.rawValue)>" : WallClock.iso8601() + " "
             let suffix = fields.isEmpty ? "" : " (" + fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ") + ")"
             let line = "\(prefix)linkd: \(safe)\(LinkRedactor.redact(suffix))\n"
             rotation?.willWrite(line.utf8.count)

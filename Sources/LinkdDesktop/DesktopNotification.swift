@@ -1,4 +1,3 @@
-import Glibc
 import LinkdFormats
 package import LinkdSystem
 
@@ -30,7 +29,7 @@ package enum DesktopNotification {
             outcome
             ?? .busFailed(
                 operation: "show a notification",
-                errno: Errno(rawValue: ETIMEDOUT),
+                errno: .timedOut,
                 detail: "the session bus did not answer within \(timeout)"
             )
         if let failure { throw failure }

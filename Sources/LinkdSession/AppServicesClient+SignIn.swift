@@ -1,5 +1,5 @@
-import Glibc
 package import LinkdFormats
+import LinkdSystem
 
 extension AppServicesClient {
     /// `POST …/auth/providers/oauth2-apple/login {"provider", "id_token", "options": {"device"}}` with no
@@ -35,11 +35,8 @@ extension AppServicesClient {
     /// What realm-core sends as a login's `options.device`, from what linkd knows: the app id, `Linux` and the
     /// kernel's release, `linkd`, and the machine's architecture; the keys it has no value for are empty.
     var device: JSONValue {
-        var system = utsname()
-        uname(&system)
-        let field = { (bytes: UnsafeRawBufferPointer) in String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self) }
-        let release = withUnsafeBytes(of: &system.release, field)
-        let machine = withUnsafeBytes(of: &system.machine, field)
+        let system = Machine.current
+        let (release, machine) = (system.kernelRelease, system.architecture)
         let empty = ["sdkVersion", "deviceName", "deviceVersion", "frameworkName", "frameworkVersion", "coreVersion"]
         return .object(
             [

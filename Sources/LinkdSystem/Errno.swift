@@ -19,7 +19,13 @@ package struct Errno: RawRepresentable, Error, Sendable, Hashable, CustomStringC
     package static let connectionRefused = Errno(rawValue: ECONNREFUSED)
     package static let brokenPipe = Errno(rawValue: EPIPE)
     package static let noSpace = Errno(rawValue: ENOSPC)
+    package static let quotaExceeded = Errno(rawValue: EDQUOT)
     package static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
+    package static let tooManyLinks = Errno(rawValue: ELOOP)
+    package static let timedOut = Errno(rawValue: ETIMEDOUT)
+    package static let accessDenied = Errno(rawValue: EACCES)
+    package static let notPermitted = Errno(rawValue: EPERM)
+    package static let readOnlyFileSystem = Errno(rawValue: EROFS)
 
     /// `strerror(3)` for the number.
     package var description: String { String(cString: strerror(rawValue)) }

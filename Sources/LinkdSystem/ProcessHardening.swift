@@ -26,4 +26,9 @@ extension ProcessHardening {
         for name in names where environment[name] == nil { unsetenv(name) }
         for (name, value) in environment { setenv(name, value, 1) }
     }
+
+    /// Ignores `SIGPIPE`, so that writing to a peer that went away fails with `EPIPE` instead of ending the process.
+    package static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
 }

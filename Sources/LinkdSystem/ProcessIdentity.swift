@@ -28,6 +28,11 @@ package struct ProcessIdentity: Sendable, Hashable, Codable {
     /// Sends `signal` to this process, if it still runs.
     package func send(_ signal: Int32) {
         guard isRunning else { return }
-        _ = kill(pid, signal)
+        _ = Glibc.kill(pid, signal)
+    }
+
+    /// Ends this process at once (`SIGKILL`), if it still runs.
+    package func kill() {
+        send(SIGKILL)
     }
 }

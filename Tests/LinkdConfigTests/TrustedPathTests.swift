@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LinkdConfig
 import LinkdRouting
+import LinkdSystem
 import Testing
 
 /// apps.d folders and files, and the programs of `exec` actions, are used only when no one but root and this user can

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import LinkdConfig
 import LinkdFormats
 import LinkdSystem
@@ -41,7 +40,7 @@ struct ExecAction: Action {
     func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async {
         // The program started for it never read all of the link (it would have left the spool): it is ended first.
         if case .exec(let program?) = entry.kind, program.isRunning {
-            program.send(SIGKILL)
+            program.kill()
             service.log.notice("link \(entry.shortID): the program (pid \(program.pid)) that had not read it was ended")
         }
         guard let link, case .exec = link.claim.action else {

@@ -1,4 +1,3 @@
-import Glibc
 import LinkdSystem
 
 /// The socket server: accepts connections until the stop, checks each peer's uid before reading a byte, and serves
@@ -80,14 +79,14 @@ struct Server: Sendable {
         }
         defer { socket.close() }
         let credentials = try? PeerCredentials.of(descriptor)
-        guard let credentials, credentials.uid == getuid() else {
+        guard let credentials, credentials.uid == CurrentUser.id else {
             let who = credentials.map { "uid \($0.uid) (pid \($0.pid))" } ?? "an unknown peer"
-            log.warning("refused a connection from \(who): only uid \(getuid()) may use this daemon")
+            log.warning("refused a connection from \(who): only uid \(CurrentUser.id) may use this daemon")
             let refusal = WireProtocol.Response.failed(
                 WireProtocol.Failure(
                     kind: .permission,
                     reason: "wrong_user",
-                    message: "this linkd daemon serves uid \(getuid()) only"
+                    message: "this linkd daemon serves uid \(CurrentUser.id) only"
                 )
             )
             try? await socket.write(Array((refusal.line + "\n").utf8), deadline: .now + .seconds(1))

@@ -1,4 +1,3 @@
-import Glibc
 package import LinkdSystem
 
 extension Spool {
@@ -14,8 +13,8 @@ extension Spool {
 
         /// The failure the file system's `error` stands for, in the spool `folder`.
         package init(_ error: SystemError, folder: String) {
-            switch error.errno.rawValue {
-            case ENOSPC, EDQUOT: self = .diskFull(folder: folder)
+            switch error.errno {
+            case .noSpace, .quotaExceeded: self = .diskFull(folder: folder)
             default: self = .unwritable(folder: folder, cause: error)
             }
         }

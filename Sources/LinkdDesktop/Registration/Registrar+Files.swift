@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import LinkdSystem
 
 extension Registrar {
@@ -35,7 +34,7 @@ extension Registrar {
         } catch {
             throw Problem(
                 description: "cannot write '\(target)': \(error.errno)",
-                isPermissionDenied: [EACCES, EPERM, EROFS].contains(error.errno.rawValue)
+                isPermissionDenied: [.accessDenied, .notPermitted, .readOnlyFileSystem].contains(error.errno)
             )
         }
     }

@@ -1,5 +1,5 @@
-import Glibc
 package import LinkdFormats
+import LinkdSystem
 
 /// Supabase Auth (GoTrue) as a reset backend: the link becomes a session, the password is set for that session,
 /// and the session is signed out.
@@ -103,7 +103,7 @@ package struct SupabaseBackend: AuthBackend {
         verifierStore: PKCEStore,
         app: String
     ) async throws(ResetFailure) {
-        try await verifierStore.requestWithNewVerifier(app: app, now: Int64(time(nil))) {
+        try await verifierStore.requestWithNewVerifier(app: app, now: WallClock.seconds) {
             (challenge) async throws(SessionError) in
             try await client.recover(email: email, redirectTo: redirectTo, challenge: challenge)
         }

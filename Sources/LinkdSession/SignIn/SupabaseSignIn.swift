@@ -1,5 +1,5 @@
-import Glibc
 package import LinkdFormats
+import LinkdSystem
 
 /// Signing in with Supabase Auth (GoTrue) through an emailed link that linkd asked for: a magic link requested with
 /// a PKCE challenge (`POST /otp`), and the `code` its link brings back exchanged, with the stored verifier, for the
@@ -95,7 +95,7 @@ package struct SupabaseSignIn: Sendable {
         verifierStore: PKCEStore,
         app: String
     ) async throws(ResetFailure) {
-        try await verifierStore.requestWithNewVerifier(app: app, now: Int64(time(nil))) {
+        try await verifierStore.requestWithNewVerifier(app: app, now: WallClock.seconds) {
             (challenge) async throws(SessionError) in
             try await client.magicLink(email: email, redirectTo: redirectTo, challenge: challenge)
         }
@@ -112,7 +112,7 @@ package struct SupabaseSignIn: Sendable {
         verifierStore: PKCEStore,
         app: String
     ) async throws(ResetFailure) -> (address: String, verifier: Secret?) {
-        let now = Int64(time(nil))
+        let now = WallClock.seconds
         var address = ""
         try await verifierStore.requestWithNewVerifier(app: app, now: now, inBrowser: true) {
             (challenge) async throws(SessionError) in

@@ -1,14 +1,31 @@
 import Glibc
-import LinkdSystem
 
-/// Overwrites this process's own arguments where `/proc/<pid>/cmdline` reads them, so a link passed on the command
-/// line (`linkd open URL`, as the desktop entry runs it) is visible to other processes only for an instant.
-///
-/// Swift's `CommandLine.unsafeArgv` is a copy on Linux; the kernel's argument area is found through the
-/// `arg_start` and `arg_end` fields (48 and 49) of `/proc/self/stat`.
-enum ArgumentScrubber {
-    /// Zeroes everything after the first `keeping` arguments, in the kernel's area and in Swift's copy.
-    static func scrub(keeping: Int) {
+/// This process: its id, its arguments, and its end.
+package enum CurrentProcess {
+    /// The process id (`getpid(2)`).
+    package static var id: Int32 { getpid() }
+
+    /// The arguments after the program's name, as the bytes they are (an argument need not be UTF-8).
+    package static var arguments: [[UInt8]] {
+        (1..<Int(CommandLine.argc)).compactMap { index in
+            CommandLine.unsafeArgv[index].map { pointer in
+                Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+            }
+        }
+    }
+
+    /// Ends the process with `status` (`exit(3)`: buffered output is written first).
+    package static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// Overwrites this process's own arguments where `/proc/<pid>/cmdline` reads them, so a link passed on the
+    /// command line (`linkd open URL`, as the desktop entry runs it) is visible to other processes only for an
+    /// instant: everything after the first `keeping` arguments is zeroed, in the kernel's area and in Swift's copy.
+    ///
+    /// Swift's `CommandLine.unsafeArgv` is a copy on Linux; the kernel's argument area is found through the
+    /// `arg_start` and `arg_end` fields (48 and 49) of `/proc/self/stat`.
+    package static func scrubArguments(keeping: Int) {
         for index in keeping..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index] else { continue }
             memset(pointer, 0, strlen(pointer))

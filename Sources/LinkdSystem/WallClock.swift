@@ -1,9 +1,16 @@
 import Glibc
 
-/// The time at the start of each line the daemon writes to a log file.
-enum LogTime {
+/// The time of day (`CLOCK_REALTIME`): what expiries written to files and the times at the start of log lines use.
+package enum WallClock {
+    /// Now, in whole seconds since the Unix epoch.
+    package static var seconds: Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec)
+    }
+
     /// Now in ISO 8601, in UTC with milliseconds: `2025-01-31T09:05:03.042Z` (`clock_gettime(2)`, `gmtime_r(3)`).
-    static func now() -> String {
+    package static func iso8601() -> String {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         var parts = tm()
