@@ -68,9 +68,15 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
+            name: "LinkdWire",
+            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSession"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
             name: "LinkdDaemon",
             dependencies: [
                 "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop",
+                "LinkdWire",
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -78,7 +84,7 @@ let package = Package(
             name: "LinkdCLI",
             dependencies: [
                 "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop",
-                "LinkdDaemon",
+                "LinkdDaemon", "LinkdWire",
             ],
             // VERSION links to the repository's one VERSION file, which the Debian package reads too; the completion
             // scripts are what `linkd completions` prints and the package installs.
@@ -129,8 +135,13 @@ let package = Package(
             name: "LinkdDaemonTests",
             dependencies: [
                 "LinkdDaemon", "LinkdConfig", "LinkdFormats", "LinkdRouting", "LinkdSession", "LinkdSystem",
-                "LinkdTestSupport",
+                "LinkdTestSupport", "LinkdWire",
             ],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "LinkdWireTests",
+            dependencies: ["LinkdWire", "LinkdFormats", "LinkdRouting", "LinkdSession"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -150,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdCLITests",
-            dependencies: ["LinkdCLI", "LinkdSystem", "LinkdTestSupport", "linkd", "LinkdTesting"],
+            dependencies: ["LinkdCLI", "LinkdSystem", "LinkdTestSupport", "LinkdWire", "linkd", "LinkdTesting"],
             swiftSettings: upcomingFeatures
         ),
     ],
@@ -168,6 +179,7 @@ package.targets += [
         name: "LinkdFuzzChecks",
         dependencies: [
             "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop", "LinkdDaemon",
+            "LinkdWire",
         ],
         path: "Fuzz/Checks",
         swiftSettings: upcomingFeatures

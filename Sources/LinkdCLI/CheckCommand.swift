@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LinkdConfig
 import LinkdFormats
+import LinkdWire
 
 /// `linkd check [--json] [--config DIR]`: every problem in the apps.d configuration, each where it is.
 struct CheckCommand: Command {

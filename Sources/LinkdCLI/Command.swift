@@ -1,3 +1,5 @@
+import LinkdWire
+
 /// A `linkd` subcommand: parsed from its arguments, then run against a console.
 protocol Command: Sendable {
     /// The subcommand's name (`parse`).

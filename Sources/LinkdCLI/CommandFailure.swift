@@ -1,3 +1,5 @@
+import LinkdWire
+
 /// Why a command ended before its work was done: a mistake in the command line, or a failure while it ran.
 ///
 /// ``LinkdCLI`` renders it, in one place: `Error: <description>` on standard error, and for a usage error the usage

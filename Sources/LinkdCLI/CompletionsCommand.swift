@@ -1,5 +1,6 @@
 import LinkdConfig
 import LinkdDesktop
+import LinkdWire
 
 /// `linkd completions bash|zsh|fish`: the shell's completion script; `--list apps|schemes`: the words the scripts
 /// complete from the installed apps.d folders.

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import LinkdConfig
-import LinkdDaemon
 import LinkdFormats
 import LinkdSystem
+import LinkdWire
 
 /// The client half of `linkd open`: one connection to the daemon, started on demand.
 struct DaemonClient {

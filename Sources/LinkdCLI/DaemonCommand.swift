@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LinkdDaemon
+import LinkdWire
 
 /// `linkd daemon [--socket PATH] [--idle-exit SEC]`.
 struct DaemonCommand: Command {

@@ -1,5 +1,6 @@
 import LinkdConfig
 import LinkdFormats
+import LinkdWire
 
 /// The installed app a command names with `--app`.
 enum InstalledApp {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LinkdSystem
+package import LinkdWire
 
 /// The `linkd` command line: dispatch to subcommands, help and version, and the one place errors are rendered.
 package enum LinkdCLI {

@@ -2,6 +2,7 @@ import LinkdConfig
 import LinkdFormats
 import LinkdSession
 import LinkdSystem
+import LinkdWire
 
 extension LoginCommand {
     /// `--provider apple` for an app that configures `apple`: Apple's own authorization page, with a state and a
@@ -30,7 +31,7 @@ extension LoginCommand {
         do throws(ResetFailure) {
             started = try AppleSignInRequest.start(client, store: store, app: app, now: WallClock.seconds)
         } catch {
-            throw .failed(error.message, exitCode: ExitCode(rawValue: error.exitCode) ?? .unavailable)
+            throw .failed(error.message, exitCode: WireProtocol.Failure(error).kind.exitCode)
         }
         return try await signInInBrowser(
             "apple",

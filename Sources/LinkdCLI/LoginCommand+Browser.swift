@@ -1,9 +1,9 @@
 import FoundationEssentials
 import LinkdConfig
-import LinkdDaemon
 import LinkdFormats
 import LinkdSession
 import LinkdSystem
+import LinkdWire
 
 extension LoginCommand {
     /// `--provider`: GoTrue's `/authorize` page for `provider`, with a new verifier stored for its PKCE challenge.
@@ -23,7 +23,7 @@ extension LoginCommand {
                 app: app
             )
         } catch {
-            throw .failed(error.message, exitCode: ExitCode(rawValue: error.exitCode) ?? .unavailable)
+            throw .failed(error.message, exitCode: WireProtocol.Failure(error).kind.exitCode)
         }
         guard let verifier else {
             throw .failed(
@@ -101,7 +101,7 @@ extension LoginCommand {
                 store.remove(verifier, app: app)
                 throw .failed(
                     DisplayText.sanitize(failure.message),
-                    exitCode: ExitCode(rawValue: failure.kind.exitCode) ?? .unavailable
+                    exitCode: failure.kind.exitCode
                 )
             case .response:
                 console.write("signed in: \(app) with \(provider)\n")

@@ -3,6 +3,7 @@ import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
+import LinkdWire
 
 /// `linkd login --app NAME --email ADDR | --provider P`: signs in to an app's Supabase backend, by a magic link emailed
 /// to the address or through the provider's page in the browser; either way with PKCE, and the app's program gets the
@@ -113,7 +114,7 @@ struct LoginCommand: Command {
                     app: app
                 )
             } catch {
-                throw .failed(error.message, exitCode: ExitCode(rawValue: error.exitCode) ?? .unavailable)
+                throw .failed(error.message, exitCode: WireProtocol.Failure(error).kind.exitCode)
             }
             console.write(
                 "requested: a sign-in email for \(app) is on its way to \(JWTClaims.mask(email)); open its link here "

@@ -1,7 +1,7 @@
 import LinkdConfig
-import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
+import LinkdWire
 
 /// How `linkd open` hands its links over: up to ``OpenCommand/window`` go to the daemon ahead of their answers,
 /// which it gives in order (holding the ones sent ahead while it asks for a reset's password), so that a file of
@@ -160,7 +160,7 @@ extension OpenCommand {
         }
         let failure = WireProtocol.Failure(
             kind: .unavailable,
-            reason: "askpass_not_found",
+            reason: .askpassNotFound,
             message: "the askpass program '\(program)' (LINKD_ASKPASS) cannot be found or run; nothing changed"
         )
         notice?.record(.failed(failure))

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import LinkdConfig
-import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
+import LinkdWire
 
 /// `linkd open [--json] [--password-stdin] URL...`: hands links to the daemon, starting it if needed.
 struct OpenCommand: Command {
@@ -99,7 +99,7 @@ struct OpenCommand: Command {
         _ console: Console
     ) -> ExitCode {
         let detail = gavePassword ? " during the reset; the password may have changed: try signing in with it" : ""
-        console.writeError("Error: link \(number): the daemon closed the connection\(detail)\n")
+        console.writeError(LinkFailureLine.text(link: number, message: "the daemon closed the connection\(detail)"))
         notice?.record(failure: "the daemon closed the connection\(detail)")
         return .temporaryFailure
     }
@@ -123,11 +123,9 @@ struct OpenCommand: Command {
             return .success
         case .failed(let failure):
             if !json {
-                console.writeError(
-                    "Error: link \(number): \(DisplayText.sanitize(LinkRedactor.redact(failure.message))) [\(failure.reason)]\n"
-                )
+                console.writeError(LinkFailureLine.text(link: number, failure))
             }
-            return ExitCode(rawValue: failure.kind.exitCode) ?? .unavailable
+            return failure.kind.exitCode
         }
     }
 }

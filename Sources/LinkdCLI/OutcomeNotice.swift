@@ -1,9 +1,9 @@
 import FoundationEssentials
 import LinkdConfig
-import LinkdDaemon
 import LinkdDesktop
 import LinkdFormats
 import LinkdSystem
+import LinkdWire
 
 /// What a person who clicked a link sees: the desktop entry runs `linkd open` with no terminal, so when standard
 /// error is none, the outcome is also a desktop notification — its summary the app (or linkd), its body in plain

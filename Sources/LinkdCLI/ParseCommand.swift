@@ -1,5 +1,6 @@
 import LinkdFormats
 import LinkdRouting
+import LinkdWire
 
 /// `linkd parse [--json] [--reveal] URL...`: the strict parse of each link, as the WHATWG URL API would show it, its
 /// secrets (secret-named parameters, a userinfo password) as `<redacted>` unless `--reveal`.
@@ -57,7 +58,7 @@ struct ParseCommand: Command {
                             .serialized + "\n"
                     )
                 } else {
-                    console.writeError("Error: link \(number + 1): \(error.renderedWithReason)\n")
+                    console.writeError(LinkFailureLine.text(link: number + 1, error, reveal: reveal))
                 }
             }
         }
@@ -113,11 +114,5 @@ extension RouteError {
                 ("message", .string(description)),
             ])
         }
-    }
-
-    /// The message followed by the reason and part, for people who will search for the reason.
-    var renderedWithReason: String {
-        guard let refusal else { return description }
-        return "\(refusal.message) [\(refusal.reason.rawValue) in \(refusal.part.rawValue)]"
     }
 }

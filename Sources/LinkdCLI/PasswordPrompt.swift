@@ -1,7 +1,7 @@
 import FoundationEssentials
-import LinkdDaemon
 import LinkdFormats
 import LinkdSystem
+import LinkdWire
 
 /// Where `linkd open` gets the new password the daemon asks for, in order: one line of standard input
 /// with `--password-stdin`; the terminal when standard input is one (no echo, asked twice; a refused password is

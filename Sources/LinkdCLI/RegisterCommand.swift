@@ -1,4 +1,5 @@
 import LinkdDesktop
+import LinkdWire
 
 /// `linkd register [--system] [SCHEME...]`.
 struct RegisterCommand: Command {

@@ -4,6 +4,7 @@ import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
+import LinkdWire
 
 /// `linkd reset request --app NAME --email ADDR`: asks the app's backend to email a reset link.
 struct ResetCommand: Command {
@@ -82,7 +83,7 @@ struct ResetCommand: Command {
                 try await backend.requestReset(email: email, redirectTo: "", verifierStore: store, app: app)
             }
         } catch {
-            throw .failed(error.message, exitCode: ExitCode(rawValue: error.exitCode) ?? .unavailable)
+            throw .failed(error.message, exitCode: WireProtocol.Failure(error).kind.exitCode)
         }
         console.write(
             "requested: if \(masked) has an account with \(app), a reset email is on its way; open its link here.\n"

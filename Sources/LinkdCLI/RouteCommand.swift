@@ -1,8 +1,8 @@
 import FoundationEssentials
 import LinkdConfig
-import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
+import LinkdWire
 
 /// `linkd route [--json] [--reveal] [--config DIR] URL...`: parse and route locally, with no daemon and no backend.
 struct RouteCommand: Command {
@@ -70,7 +70,7 @@ struct RouteCommand: Command {
                 if json {
                     console.write(output.json(error, input: input))
                 } else {
-                    console.writeError("Error: link \(number + 1): \(LinkRedactor.redact(error.renderedWithReason))\n")
+                    console.writeError(LinkFailureLine.text(link: number + 1, error))
                 }
             }
         }

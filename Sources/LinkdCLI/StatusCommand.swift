@@ -1,5 +1,6 @@
 import LinkdDesktop
 import LinkdFormats
+import LinkdWire
 
 /// `linkd status [--json]`.
 struct StatusCommand: Command {

@@ -1,4 +1,5 @@
 import LinkdDesktop
+import LinkdWire
 
 /// `linkd unregister [--system] [SCHEME...]`.
 struct UnregisterCommand: Command {

@@ -3,6 +3,7 @@ import LinkdConfig
 import LinkdFormats
 import LinkdRouting
 import LinkdSystem
+import LinkdWire
 
 /// The daemon's log: the journal when there is one (structured `LINKD_*` fields), else standard error (with the
 /// `<N>` syslog prefix when it is a journal stream, else with an ISO 8601 time in front of each line). When standard
@@ -35,8 +36,7 @@ package struct DaemonLog: Sendable {
     /// How a log message names `link`: its scheme and host (and port), never its path or parameters, which may be
     /// secrets.
     static func name(of link: LinkURL) -> String {
-        guard let host = link.host else { return "'\(link.scheme):'" }
-        return "'\(link.scheme)://\(host)\(link.port.map { ":\($0)" } ?? "")'"
+        WireProtocol.Failure.name(of: link)
     }
 
     /// `text` (an app's own words, say) with every copy of the link `url` replaced by `<the link>`.

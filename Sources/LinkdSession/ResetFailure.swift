@@ -1,5 +1,5 @@
-/// Why a reset did not change the password, or a reset email was not requested, told for a person, with its exit
-/// code.
+/// Why a reset did not change the password, or a reset email was not requested, told for a person; its kind decides
+/// the exit code (through the wire's failure kinds).
 ///
 /// The message carries the backend's words and never a token or password.
 package struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -33,16 +33,6 @@ package struct ResetFailure: Error, Sendable, Equatable, CustomStringConvertible
     package init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message
-    }
-
-    /// The exit code: 65 refused (link or password), 69 unreachable or linkd's own state unwritable, 75 worth
-    /// retrying later.
-    package var exitCode: Int32 {
-        switch kind {
-        case .linkExpiredOrUsed, .passwordRejected, .refused, .notAReset: 65
-        case .unreachable, .stateUnwritable: 69
-        case .temporary, .cancelled: 75
-        }
     }
 
     /// The message.

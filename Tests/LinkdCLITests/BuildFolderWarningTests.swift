@@ -1,5 +1,6 @@
 import Foundation
 import LinkdTestSupport
+import LinkdWire
 import Testing
 
 @testable import LinkdCLI

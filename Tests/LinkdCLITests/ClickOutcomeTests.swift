@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LinkdTestSupport
+import LinkdWire
 import Testing
 
 /// What a person sees after clicking a link in a mail client: `gio open` runs the registered `linkd open %u` with no

@@ -1,4 +1,5 @@
 import LinkdTestSupport
+import LinkdWire
 import Testing
 
 @testable import LinkdCLI

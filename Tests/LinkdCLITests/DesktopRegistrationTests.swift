@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LinkdTestSupport
+import LinkdWire
 import Testing
 
 @testable import LinkdCLI

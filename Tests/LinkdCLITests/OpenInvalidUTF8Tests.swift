@@ -16,7 +16,7 @@ import Testing
             opened.stdout == "delivered: myapp://note/{id} → com.example.Notes\n"
                 + "delivered: myapp://note/{id} → com.example.Notes\n"
         )
-        #expect(opened.stderr == "Error: link 2: the link is not valid UTF-8 [invalid_utf8]\n")
+        #expect(opened.stderr == "Error: link 2: the link is not valid UTF-8 [invalid_utf8 in input]\n")
         #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 2 })
         let ids = world.receivedPayloads().compactMap { ($0["fields"] as? [String: Any])?["id"] as? String }
         #expect(Set(ids) == ["1", "3"], "the replaced link 'myapp://note/\u{FFFD}' was never delivered")

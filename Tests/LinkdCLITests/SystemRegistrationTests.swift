@@ -1,5 +1,6 @@
 import Foundation
 import LinkdTestSupport
+import LinkdWire
 import Synchronization
 import Testing
 

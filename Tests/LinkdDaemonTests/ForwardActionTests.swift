@@ -2,6 +2,7 @@ import Foundation
 import LinkdConfig
 import LinkdSession
 import LinkdTestSupport
+import LinkdWire
 import Testing
 
 @testable import LinkdDaemon
@@ -46,14 +47,14 @@ import Testing
             )
         }
         let refused = await service.open("a://x/4")
-        #expect(refused.failure?.kind == .temporary && refused.failure?.reason == "forward_queue_full")
+        #expect(refused.failure?.kind == .temporary && refused.failure?.reason == .forwardQueueFull)
         #expect(refused.failure?.message.contains("3 links are waiting for com.example.A") == true)
         #expect(await service.open("b://x/1") == .accepted(route: "b://x/{id}", app: "com.example.B", state: .queued))
         #expect(service.spool.entries().entries.count == 4, "the refused link was not recorded")
 
         // Handed to a subscriber that has not taken them yet, the three still wait.
         let subscriber = await service.forward.subscribe("com.example.A", receivesSessions: false, service: service)
-        #expect(await service.open("a://x/5").failure?.reason == "forward_queue_full")
+        #expect(await service.open("a://x/5").failure?.reason == .forwardQueueFull)
         var lines = subscriber.stream.makeAsyncIterator()
         let first = try #require(await lines.next())
         await service.forward.written(first.entryID, service: service)

@@ -3,6 +3,7 @@ import LinkdConfig
 import LinkdFormats
 import LinkdSession
 import LinkdTestSupport
+import LinkdWire
 import Synchronization
 import Testing
 
@@ -104,9 +105,12 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
             apps: #"{"app": "com.example.A", "links": [{"match": "myapp://note/{id}", "action": "forward"}]}"#
         )
         let invalid = await world.service.open("myapp://note/1#a=1&a=2")
-        #expect(invalid.failure?.kind == .invalid && invalid.failure?.reason == "conflicting_parameter")
+        #expect(
+            invalid.failure?.kind == .invalid
+                && invalid.failure?.reason == WireProtocol.Reason(rawValue: "conflicting_parameter")
+        )
         let unclaimed = await world.service.open("otherapp://x")
-        #expect(unclaimed.failure?.kind == .unmatched && unclaimed.failure?.reason == "no_app")
+        #expect(unclaimed.failure?.kind == .unmatched && unclaimed.failure?.reason == .noApp)
         let web = await world.service.open("https://abcd.supabase.co/auth/v1/verify?token=t&type=recovery")
         #expect(web.failure?.message == "no app claims links to host 'abcd.supabase.co'")
         #expect(world.spooled.isEmpty)
@@ -186,7 +190,7 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         _ = double.addUser(email: "ada@example.com", password: "old")
         let world = try World(apps: Self.resetApp(double))
         let response = await world.service.open(try Self.recoveryLink(double), client: nil)
-        #expect(response.failure?.reason == "no_password_source" && response.failure?.kind.exitCode == 75)
+        #expect(response.failure?.reason == .noPasswordSource && response.failure?.kind.exitCode == .temporaryFailure)
         #expect(double.requests.isEmpty)
         #expect(world.spooled.isEmpty)
     }

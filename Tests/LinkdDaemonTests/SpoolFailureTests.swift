@@ -3,6 +3,7 @@ import Glibc
 import LinkdDaemon
 import LinkdSystem
 import LinkdTestSupport
+import LinkdWire
 import Testing
 
 /// What the spool does at its edges: its cap, what a killed daemon left half written, a folder it cannot write, and
@@ -80,15 +81,15 @@ import Testing
     @Test func theFileSystemsErrorsSayWhatIsWrong() {
         let full = Spool.Failure(.file(operation: "write", path: "/x/y.json", errno: .noSpace), folder: "/x")
         #expect(full == .diskFull(folder: "/x"))
-        #expect(full.reason == "disk_full")
+        #expect(full.reason == .diskFull)
         #expect(full.description.hasPrefix("the disk holding linkd's spool '/x' is full; nothing was done"))
         let readOnly = Spool.Failure(
             .file(operation: "create", path: "/x/.y", errno: Errno(rawValue: EROFS)),
             folder: "/x"
         )
-        #expect(readOnly.reason == "spool_unwritable")
+        #expect(readOnly.reason == .spoolUnwritable)
         #expect(readOnly.description.hasPrefix("linkd cannot write its spool '/x' (Read-only file system)"))
-        #expect(Spool.Failure.full(capacity: 10_000).reason == "spool_full")
+        #expect(Spool.Failure.full(capacity: 10_000).reason == .spoolFull)
     }
 
     /// Files that are not the spool's entries are reported broken, whatever they are, and the good entry is read: a

@@ -20,7 +20,7 @@ import Testing
             let unknown = await #expect(throws: ResetFailure.self) {
                 try await double.backend.requestNotesReset(for: "nobody@example.com", store: store)
             }
-            #expect(unknown?.kind == .refused && unknown?.exitCode == 65)
+            #expect(unknown?.kind == .refused)
             #expect(unknown?.message == "the backend refused the request: user not found [UserNotFound, HTTP 404]")
             #expect(!FileManager.default.fileExists(atPath: store.directory))
         }

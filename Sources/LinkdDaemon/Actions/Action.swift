@@ -1,6 +1,7 @@
 import LinkdConfig
 import LinkdRouting
 import LinkdSession
+import LinkdWire
 
 /// A link an app claimed, with its route: what an action acts on.
 struct ClaimedLink: Sendable {

@@ -1,5 +1,6 @@
 import LinkdConfig
 import LinkdSystem
+import LinkdWire
 
 /// The `dbus` action: `org.freedesktop.Application.Open` on the app id, which D-Bus activates when it is not
 /// running. The link stays in the spool until the app has answered.
@@ -51,7 +52,7 @@ struct DBusAction: Action {
                 link.logFields(entry)
             )
             return .failed(
-                WireProtocol.Failure(kind: .unavailable, reason: "action_failed", message: "\(link.appName): \(result)")
+                WireProtocol.Failure(kind: .unavailable, reason: .actionFailed, message: "\(link.appName): \(result)")
             )
         }
         service.log.info("link \(entry.shortID) delivered to \(appID) over D-Bus", link.logFields(entry))

@@ -2,6 +2,7 @@ import FoundationEssentials
 import LinkdConfig
 import LinkdFormats
 import LinkdSystem
+import LinkdWire
 
 /// The `exec` action: the app's program gets the route as one JSON object on standard input, with the real values,
 /// and nothing secret in its argv or environment. Until it has read all of it, it has the time limit (SIGTERM, then
@@ -93,7 +94,7 @@ struct ExecAction: Action {
         guard arguments[0].hasPrefix("/"), FileSystem.isExecutable(arguments[0]) else {
             // Not found when the configuration was read (or gone since): nothing is run for the link.
             return await notRun(
-                "program_not_found",
+                .programNotFound,
                 "cannot be found",
                 arguments[0],
                 link: link,
@@ -106,7 +107,7 @@ struct ExecAction: Action {
             _ = try TrustedPath(checking: arguments[0])
         } catch {
             return await notRun(
-                "program_not_trusted",
+                .programNotTrusted,
                 "is not trusted: \(error)",
                 arguments[0],
                 link: link,
@@ -147,7 +148,7 @@ struct ExecAction: Action {
             }
             supervisor.slots.give()
             return await fail(
-                .unavailable("action_failed", "\(error)", app: link.appName),
+                .unavailable(.actionFailed, "\(error)", app: link.appName),
                 link: link,
                 service: service
             )
@@ -157,7 +158,7 @@ struct ExecAction: Action {
     /// The answer when `program` is not run for the link (`reason`; `problem` says why, after the program's name):
     /// its entry leaves the spool, its slot is given back, and the failure is logged and answered.
     private func notRun(
-        _ reason: String,
+        _ reason: WireProtocol.Reason,
         _ problem: String,
         _ program: String,
         link: ClaimedLink,
@@ -216,7 +217,7 @@ struct ExecAction: Action {
 
 extension WireProtocol.Failure {
     /// The app could not take the link (69): its program is missing, or did not read the link.
-    fileprivate static func unavailable(_ reason: String, _ message: String, app: String) -> Self {
+    fileprivate static func unavailable(_ reason: WireProtocol.Reason, _ message: String, app: String) -> Self {
         Self(kind: .unavailable, reason: reason, message: "\(app): \(message)")
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LinkdConfig
+import LinkdWire
 
 /// The `forward` action: the link goes to the app's subscriber (a connection that sent `{"op": "subscribe"}`), or
 /// waits in a queue, oldest first, until one subscribes or its time to live passes.

@@ -4,6 +4,7 @@ import LinkdDesktop
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
+import LinkdWire
 
 /// The `reset` action: only for routes that are resets. The link is recorded, the session layer runs against the
 /// app's backend, the client is asked for the password, and the result goes back to the client — or to a desktop
@@ -17,7 +18,7 @@ struct ResetAction: Action {
             return .failed(
                 WireProtocol.Failure(
                     kind: .unavailable,
-                    reason: "no_backend",
+                    reason: .noBackend,
                     message: "\(link.appName) has no backend"
                 )
             )
@@ -30,7 +31,7 @@ struct ResetAction: Action {
             return .failed(
                 WireProtocol.Failure(
                     kind: .temporary,
-                    reason: "no_password_source",
+                    reason: .noPasswordSource,
                     message: "a reset needs a new password: open the link with 'linkd open'"
                 )
             )
@@ -139,7 +140,7 @@ struct ResetAction: Action {
                 return .failure(
                     WireProtocol.Failure(
                         kind: .invalid,
-                        reason: "not_a_reset",
+                        reason: .notAReset,
                         message:
                             "linkd did not request this reset for \(app) (no stored PKCE verifier, or it was used or "
                             + "expired); request a new email with 'linkd reset request --app \(app) --email ADDR'"
@@ -167,7 +168,7 @@ struct ResetAction: Action {
         }
         return WireProtocol.Failure(
             kind: .refused,
-            reason: ResetFailure.Kind.linkExpiredOrUsed.rawValue,
+            reason: WireProtocol.Reason(ResetFailure.Kind.linkExpiredOrUsed),
             message: "this link has expired or was already used; request a new email"
                 + (isWord == true ? " (\(code ?? ""))" : "")
         )
@@ -179,7 +180,7 @@ struct ResetAction: Action {
         let type = route.auth?.fields["type"].map { " (type \(DisplayText.sanitize($0.description)))" } ?? ""
         return WireProtocol.Failure(
             kind: .invalid,
-            reason: "not_a_reset",
+            reason: .notAReset,
             message: "a '\(route.id)'\(type) link is not a password reset; linkd refuses it at a reset link"
         )
     }

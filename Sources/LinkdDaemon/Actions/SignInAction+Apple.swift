@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LinkdFormats
 import LinkdSession
+import LinkdWire
 
 extension SignInAction {
     /// An `apple.callback` becomes an id-token sign-in only when linkd started it: its `state` is the one issued for
@@ -17,7 +18,7 @@ extension SignInAction {
             return .failure(
                 WireProtocol.Failure(
                     kind: .invalid,
-                    reason: "not_started_by_linkd",
+                    reason: .notStartedByLinkd,
                     message: "linkd did not start this Sign in with Apple to \(app) (its state is not the one linkd "
                         + "issued, or that sign-in was used or expired); sign in with 'linkd login --app \(app) "
                         + "--provider apple'"
@@ -28,7 +29,7 @@ extension SignInAction {
             return .failure(
                 WireProtocol.Failure(
                     kind: .invalid,
-                    reason: "no_id_token",
+                    reason: .noIDToken,
                     message: "this Apple callback carries no id_token: the page at \(app)'s Return URL must pass "
                         + "Apple's id_token on in the link"
                 )
@@ -38,7 +39,7 @@ extension SignInAction {
             return .failure(
                 WireProtocol.Failure(
                     kind: .invalid,
-                    reason: "nonce_mismatch",
+                    reason: .nonceMismatch,
                     message: "the id token's nonce is not the one linkd sent to Apple for this sign-in to \(app); "
                         + "nothing was sent"
                 )

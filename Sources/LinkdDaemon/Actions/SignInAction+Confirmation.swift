@@ -1,6 +1,7 @@
 import LinkdConfig
 import LinkdFormats
 import LinkdSession
+import LinkdWire
 
 extension SignInAction {
     /// An App Services email confirmation at a sign-in link (`appservices.confirm`): the account is confirmed
@@ -16,7 +17,7 @@ extension SignInAction {
             return refuse(
                 WireProtocol.Failure(
                     kind: .invalid,
-                    reason: "not_a_signin",
+                    reason: .notASignIn,
                     message: "a '\(link.route.id)' link does not sign in; linkd refuses it at a sign-in link"
                 ),
                 link,

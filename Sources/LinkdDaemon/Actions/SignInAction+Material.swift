@@ -3,6 +3,7 @@ import LinkdConfig
 import LinkdDesktop
 import LinkdFormats
 import LinkdSession
+import LinkdWire
 
 extension SignInAction {
     /// What a sign-in link gives, and how it becomes a session.
@@ -66,7 +67,7 @@ extension SignInAction {
                 return .failure(
                     WireProtocol.Failure(
                         kind: .invalid,
-                        reason: "not_started_by_linkd",
+                        reason: .notStartedByLinkd,
                         message: "linkd did not start this sign-in to \(link.appName) (no stored PKCE verifier, or it "
                             + "was used or expired); sign in with 'linkd login --app \(link.appName) --email ADDR'"
                     )
@@ -89,7 +90,7 @@ extension SignInAction {
             return .failure(
                 WireProtocol.Failure(
                     kind: .invalid,
-                    reason: "not_a_signin",
+                    reason: .notASignIn,
                     message: "a '\(link.route.id)' link does not sign in; linkd refuses it at a sign-in link"
                 )
             )
@@ -98,7 +99,7 @@ extension SignInAction {
         if await DesktopNotification.canAsk() { return .success((material, .notification)) }
         let failure = WireProtocol.Failure(
             kind: .invalid,
-            reason: "cannot_confirm",
+            reason: .cannotConfirm,
             message: material.isStartedInBrowser
                 ? "this sign-in to \(link.appName) came back from the browser and is kept only once you confirm "
                     + "it: run 'linkd login' in a terminal, or open the link with 'linkd open' in one"

@@ -4,6 +4,7 @@ import LinkdDesktop
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
+import LinkdWire
 
 /// The `signin` action: the link becomes a session with the app's backend, and the app's program gets the session
 /// (as JSON on standard input, like an `exec` link's route) — never the link's own secrets.
@@ -41,7 +42,7 @@ struct SignInAction: Action {
             return refuse(
                 WireProtocol.Failure(
                     kind: .unavailable,
-                    reason: "no_backend",
+                    reason: .noBackend,
                     message: "\(link.appName) has no backend"
                 ),
                 link,
@@ -133,7 +134,7 @@ struct SignInAction: Action {
             )
             let failure = WireProtocol.Failure(
                 kind: .refused,
-                reason: "not_confirmed",
+                reason: .notConfirmed,
                 message: "the sign-in to \(link.appName) as \(email) was not confirmed; nothing was delivered"
             )
             return await exec.fail(failure, link: link, service: service)

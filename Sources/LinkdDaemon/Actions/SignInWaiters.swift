@@ -1,4 +1,5 @@
 import LinkdFormats
+import LinkdWire
 
 /// The `linkd login --provider` commands that wait for their sign-in to come back, one per app: each holds a
 /// connection (`{"op": "await_signin", "app": …}`) and is answered with the outcome of the sign-in that comes back.
@@ -111,6 +112,6 @@ actor SignInWaiters {
     }
 
     private static func failure(_ message: String) -> WireProtocol.Response {
-        .failed(WireProtocol.Failure(kind: .temporary, reason: "not_waited_for", message: message))
+        .failed(WireProtocol.Failure(kind: .temporary, reason: .notWaitedFor, message: message))
     }
 }

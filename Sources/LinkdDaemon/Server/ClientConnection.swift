@@ -1,6 +1,7 @@
 import LinkdFormats
 import LinkdSession
 import LinkdSystem
+import LinkdWire
 
 /// One client connection: its requests are read and answered here, and a reset asks it for the new password on the
 /// same connection (`{"ask": "password", …}` → `{"password": "…"}`). Only one of those runs at a time:
@@ -41,7 +42,7 @@ actor ClientConnection {
                 guard !next.isCut else {
                     let failure = WireProtocol.Failure(
                         kind: .request,
-                        reason: "too_long",
+                        reason: .tooLong,
                         message: "a request line is at most \(WireProtocol.maximumLine) bytes"
                     )
                     try? await write(WireProtocol.Response.failed(failure).line, deadline: .now + .seconds(1))

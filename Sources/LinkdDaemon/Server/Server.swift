@@ -1,4 +1,5 @@
 import LinkdSystem
+import LinkdWire
 
 /// The socket server: accepts connections until the stop, checks each peer's uid before reading a byte, and serves
 /// each connection in a task of its own, up to its limit of clients at once; one more gets a refusal and is closed.
@@ -85,7 +86,7 @@ struct Server: Sendable {
             let refusal = WireProtocol.Response.failed(
                 WireProtocol.Failure(
                     kind: .permission,
-                    reason: "wrong_user",
+                    reason: .wrongUser,
                     message: "this linkd daemon serves uid \(CurrentUser.id) only"
                 )
             )

@@ -2,6 +2,7 @@ import LinkdConfig
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
+import LinkdWire
 
 extension LinkService {
     /// The link exactly as a backend emailed it (`https://<an app's Supabase host>/auth/v1/verify?token=…&type=…&
@@ -19,7 +20,13 @@ extension LinkService {
         do {
             response = try await CurlTransport(caFile: backend.caFile).send(HTTPRequest(method: "GET", url: link.href))
         } catch {
-            return .failed(WireProtocol.Failure(kind: .unavailable, reason: "backend_unreachable", message: "\(error)"))
+            return .failed(
+                WireProtocol.Failure(
+                    kind: .unavailable,
+                    reason: WireProtocol.Reason(ResetFailure.Kind.unreachable),
+                    message: "\(error)"
+                )
+            )
         }
         guard response.status == 303 || response.status == 302, let location = response.headers["location"] else {
             let said = (try? JSONValue.parse(response.body)).flatMap {
@@ -28,7 +35,7 @@ extension LinkService {
             return .failed(
                 WireProtocol.Failure(
                     kind: .refused,
-                    reason: "link_refused",
+                    reason: .linkRefused,
                     message: "the backend '\(host)' refused the emailed link (\(response.status))"
                         + (said.map { ": " + DisplayText.sanitize(String($0.prefix(200))) } ?? "")
                 )
@@ -39,7 +46,7 @@ extension LinkService {
             return .failed(
                 WireProtocol.Failure(
                     kind: .invalid,
-                    reason: "foreign_redirect",
+                    reason: .foreignRedirect,
                     message: "the backend '\(host)' sends this link to '\(LinkRedactor.redact(location).prefix(200))', "
                         + "which is not a link of \(app.app)"
                 )

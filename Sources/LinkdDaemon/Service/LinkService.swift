@@ -2,6 +2,7 @@ import LinkdConfig
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
+import LinkdWire
 
 /// What the daemon does with links: route them with the apps.d configuration, record them in the spool before they
 /// are acknowledged, hand them to their action, and join a link that is opened again while its first run is in
@@ -97,10 +98,10 @@ actor LinkService {
     /// The answer to a link that is refused or unmatched. The client hears why in full; the log names the link by
     /// scheme and host with the reason and part, since the message may quote its path.
     private func refused(_ error: RouteError, link: LinkURL?) -> WireProtocol.Response {
-        let reason = error.refusal?.reason.rawValue ?? "no_app"
+        let reason = error.refusal.map { WireProtocol.Reason($0.reason) } ?? .noApp
         let part = error.refusal.map { " in the \($0.part.rawValue)" } ?? ""
         let name = link.map { " to " + DaemonLog.name(of: $0) } ?? ""
-        log.info("refused a link\(name): \(reason)\(part)", [("LINKD_REASON", reason)])
+        log.info("refused a link\(name): \(reason)\(part)", [("LINKD_REASON", reason.rawValue)])
         return .failed(WireProtocol.Failure(error, link: link))
     }
 
@@ -168,7 +169,7 @@ actor LinkService {
         do throws(Spool.Failure) {
             return try spool.add(url: url, kind: kind)
         } catch {
-            log.error("refused a link: \(error)", [("LINKD_REASON", error.reason)])
+            log.error("refused a link: \(error)", [("LINKD_REASON", error.reason.rawValue)])
             throw WireProtocol.Failure(kind: .temporary, reason: error.reason, message: error.description)
         }
     }

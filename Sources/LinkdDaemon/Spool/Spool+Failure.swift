@@ -1,4 +1,5 @@
 package import LinkdSystem
+package import LinkdWire
 
 extension Spool {
     /// Why a link could not be recorded. The link is refused before it is acknowledged, as worth retrying (75):
@@ -20,11 +21,11 @@ extension Spool {
         }
 
         /// The reason a client is given: `spool_full`, `disk_full` or `spool_unwritable`.
-        package var reason: String {
+        package var reason: WireProtocol.Reason {
             switch self {
-            case .full: "spool_full"
-            case .diskFull: "disk_full"
-            case .unwritable: "spool_unwritable"
+            case .full: .spoolFull
+            case .diskFull: .diskFull
+            case .unwritable: .spoolUnwritable
             }
         }
 

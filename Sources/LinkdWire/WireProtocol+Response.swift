@@ -52,7 +52,7 @@ extension WireProtocol {
             let text = String(decoding: line.prefix(200), as: UTF8.self)
             let unreadable = Failure(
                 kind: .request,
-                reason: "bad_response",
+                reason: .badResponse,
                 message: "the daemon answered '\(text)'"
             )
             guard object["ok"]?.boolValue == true else {

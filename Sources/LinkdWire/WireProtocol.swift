@@ -55,7 +55,7 @@ package enum WireProtocol {
             default:
                 throw Failure(
                     kind: .request,
-                    reason: "unknown_op",
+                    reason: .unknownOp,
                     message: "unknown op '\(DisplayText.sanitize(String(op.prefix(64))))'"
                 )
             }

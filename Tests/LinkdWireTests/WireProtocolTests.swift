@@ -1,7 +1,7 @@
-import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
+import LinkdWire
 import Testing
 
 /// Every request and response shape of the wire protocol, byte for byte, and what malformed lines become.
@@ -45,7 +45,13 @@ import Testing
         (#"{"op": "frob\u001b[31mnicate"}"#, "unknown_op", #"unknown op 'frob\u{1B}[31mnicate'"#),
     ])
     func malformedLinesAreRequestFailures(_ line: String, _ reason: String, _ message: String) {
-        #expect(throws: WireProtocol.Failure(kind: .request, reason: reason, message: message)) {
+        #expect(
+            throws: WireProtocol.Failure(
+                kind: .request,
+                reason: WireProtocol.Reason(rawValue: reason)!,
+                message: message
+            )
+        ) {
             try WireProtocol.Request(line: Array(line.utf8))
         }
     }
@@ -71,7 +77,14 @@ import Testing
         (.subscribed(app: "a"), #"{"ok": true, "app": "a", "state": "subscribed"}"#),
         (.waiting(app: "a"), #"{"ok": true, "app": "a", "state": "waiting"}"#),
         (
-            .failed(WireProtocol.Failure(kind: .invalid, reason: "userinfo", part: "userinfo", message: "m")),
+            .failed(
+                WireProtocol.Failure(
+                    kind: .invalid,
+                    reason: WireProtocol.Reason(RefusalReason.userinfo),
+                    part: "userinfo",
+                    message: "m"
+                )
+            ),
             #"{"ok": false, "error": {"kind": "invalid", "reason": "userinfo", "part": "userinfo", "message": "m"}}"#
         ),
         (
@@ -87,7 +100,7 @@ import Testing
     @Test func aFailureMessageThatQuotesALinkIsRedacted() {
         let failure = WireProtocol.Failure(
             kind: .unavailable,
-            reason: "action_failed",
+            reason: .actionFailed,
             message: "app said: myapp://x#access_token=aaa.bbb.ccc&refresh_token=SECRETrt"
         )
         let line = WireProtocol.Response.failed(failure).line
@@ -102,7 +115,7 @@ import Testing
     func aLineThatIsNoResponseReadsAsABadResponse(_ line: String, _ message: String) {
         #expect(
             WireProtocol.Response(line: Array(line.utf8))
-                == .failed(WireProtocol.Failure(kind: .request, reason: "bad_response", message: message))
+                == .failed(WireProtocol.Failure(kind: .request, reason: .badResponse, message: message))
         )
     }
 
@@ -117,7 +130,9 @@ import Testing
 
     /// The exit codes of `linkd open`, decided by the kind alone.
     @Test func eachKindHasItsExitCode() {
-        let codes = Dictionary(uniqueKeysWithValues: WireProtocol.Failure.Kind.allCases.map { ($0, $0.exitCode) })
+        let codes = Dictionary(
+            uniqueKeysWithValues: WireProtocol.Failure.Kind.allCases.map { ($0, $0.exitCode.rawValue) }
+        )
         #expect(
             codes == [
                 .unmatched: 1, .invalid: 65, .request: 65, .refused: 65, .unavailable: 69, .temporary: 75,
@@ -132,7 +147,7 @@ import Testing
             WireProtocol.Failure(refused, link: nil)
                 == WireProtocol.Failure(
                     kind: .invalid,
-                    reason: "userinfo",
+                    reason: WireProtocol.Reason(RefusalReason.userinfo),
                     part: "userinfo",
                     message: "userinfo is not allowed"
                 )
@@ -152,7 +167,7 @@ import Testing
             WireProtocol.Failure(unmatched, link: web)
                 == WireProtocol.Failure(
                     kind: .unmatched,
-                    reason: "no_app",
+                    reason: .noApp,
                     message: "no app claims links to host 'abcd.supabase.co'"
                 )
         )
@@ -170,8 +185,7 @@ import Testing
     func resetFailuresKeepTheirExitCodeOnTheWire(_ reset: ResetFailure.Kind, _ kind: WireProtocol.Failure.Kind) {
         let failure = ResetFailure(kind: reset, message: "m")
         let wire = WireProtocol.Failure(failure)
-        #expect(wire == WireProtocol.Failure(kind: kind, reason: reset.rawValue, message: "m"))
-        #expect(wire.kind.exitCode == failure.exitCode)
+        #expect(wire == WireProtocol.Failure(kind: kind, reason: WireProtocol.Reason(reset), message: "m"))
     }
 
     @Test func passwordQuestionsAndAnswers() throws {

@@ -1,4 +1,4 @@
-import LinkdFormats
+package import LinkdFormats
 package import LinkdRouting
 package import LinkdSession
 
@@ -22,27 +22,28 @@ extension WireProtocol {
             /// An action, its program or a backend is unavailable (exit 69).
             case unavailable
 
-            /// The exit code of `linkd open` for a link that failed this way: the one place it is decided.
-            package var exitCode: Int32 {
+            /// The exit code of a command for a link, reset or sign-in that failed this way: the one place it is
+            /// decided.
+            package var exitCode: ExitCode {
                 switch self {
-                case .unmatched: 1
-                case .invalid, .request, .refused: 65
-                case .unavailable: 69
-                case .temporary: 75
-                case .permission: 77
+                case .unmatched: .unmatched
+                case .invalid, .request, .refused: .invalid
+                case .unavailable: .unavailable
+                case .temporary: .temporaryFailure
+                case .permission: .permission
                 }
             }
         }
 
         package var kind: Kind
         /// The machine-readable reason (`no_app`, `conflicting_parameter`, `link_expired`, …).
-        package var reason: String
+        package var reason: Reason
         /// The part of the link a refusal names, for a refusal of the link itself.
         package var part: String?
         /// One line for a person.
         package var message: String
 
-        package init(kind: Kind, reason: String, part: String? = nil, message: String) {
+        package init(kind: Kind, reason: Reason, part: String? = nil, message: String) {
             self.kind = kind
             self.reason = reason
             self.part = part
@@ -50,32 +51,32 @@ extension WireProtocol {
         }
 
         /// A malformed request.
-        static func badRequest(_ message: String) -> Failure {
-            Failure(kind: .request, reason: "bad_request", message: message)
+        package static func badRequest(_ message: String) -> Failure {
+            Failure(kind: .request, reason: .badRequest, message: message)
         }
 
         /// The daemon is stopping and did not act on the link: it can be opened again as it is.
         package static let daemonStopping = Failure(
             kind: .temporary,
-            reason: "daemon_stopping",
+            reason: .daemonStopping,
             message: "linkd is stopping and did nothing with the link; open it again"
         )
 
         /// `limit` clients are connected already: the new one is closed after this line.
-        static func tooManyClients(limit: Int) -> Failure {
+        package static func tooManyClients(limit: Int) -> Failure {
             Failure(
                 kind: .temporary,
-                reason: "too_many_clients",
+                reason: .tooManyClients,
                 message:
                     "linkd serves \(limit) clients at once and did nothing with the link; open it again in a moment"
             )
         }
 
         /// `limit` programs of `exec` links still run: the link was not recorded, and nothing ran for it.
-        static func tooManyPrograms(limit: Int) -> Failure {
+        package static func tooManyPrograms(limit: Int) -> Failure {
             Failure(
                 kind: .temporary,
-                reason: "too_many_programs",
+                reason: .tooManyPrograms,
                 message: "\(limit) programs of links are running already and the link was not taken; open it again "
                     + "once one has finished"
             )
@@ -83,18 +84,18 @@ extension WireProtocol {
 
         /// `limit` links wait for `app` to subscribe already: the link was not recorded.
         /// A subscription whose key is not the app's: refused, nothing handed to it.
-        static func wrongSubscriberKey(app: String) -> Failure {
+        package static func wrongSubscriberKey(app: String) -> Failure {
             Failure(
                 kind: .permission,
-                reason: "wrong_key",
+                reason: .wrongKey,
                 message: "the key is not \(app)'s subscriber key; read it from linkd's keys folder again"
             )
         }
 
-        static func forwardQueueFull(app: String, limit: Int) -> Failure {
+        package static func forwardQueueFull(app: String, limit: Int) -> Failure {
             Failure(
                 kind: .temporary,
-                reason: "forward_queue_full",
+                reason: .forwardQueueFull,
                 message: "\(limit) links are waiting for \(app) to take them already and the link was not taken; "
                     + "open it again once the app is running"
             )
@@ -108,7 +109,7 @@ extension WireProtocol {
             case .refused(let refusal):
                 self.init(
                     kind: .invalid,
-                    reason: refusal.reason.rawValue,
+                    reason: Reason(refusal.reason),
                     part: refusal.part.rawValue,
                     message: refusal.message
                 )
@@ -116,21 +117,21 @@ extension WireProtocol {
                 if let link, link.isSpecial {
                     self.init(
                         kind: .unmatched,
-                        reason: "no_app",
+                        reason: .noApp,
                         message: "no app claims links to host '\(link.hostname)'"
                     )
                 } else {
                     // By scheme and host: the message reaches notifications (and their history), and a path or query
                     // may hold what the link carries.
-                    let name = link.map { DaemonLog.name(of: $0) } ?? "such"
+                    let name = link.map(Self.name(of:)) ?? "such"
                     self.init(
                         kind: .unmatched,
-                        reason: "no_app",
+                        reason: .noApp,
                         message: "no app claims this \(name) link; 'linkd route' with the link says why"
                     )
                 }
             case .invalidPattern:
-                self.init(kind: .invalid, reason: "bad_value", message: error.description)
+                self.init(kind: .invalid, reason: .badValue, message: error.description)
             }
         }
 
@@ -142,25 +143,34 @@ extension WireProtocol {
                 case .unreachable, .stateUnwritable: .unavailable
                 case .temporary, .cancelled: .temporary
                 }
-            self.init(kind: kind, reason: failure.kind.rawValue, message: failure.message)
+            self.init(kind: kind, reason: Reason(failure.kind), message: failure.message)
+        }
+
+        /// A link named by scheme and host, never by its path or parameters: `'myapp://reset'`, `'mailto:'`.
+        package static func name(of link: LinkURL) -> String {
+            guard let host = link.host else { return "'\(link.scheme):'" }
+            return "'\(link.scheme)://\(host)\(link.port.map { ":\($0)" } ?? "")'"
         }
 
         /// The error object. A message may quote text linkd did not write (an app's D-Bus error, say) that quotes
         /// the link, so it is redacted.
-        var json: JSONValue {
-            var members: [(String, JSONValue)] = [("kind", .string(kind.rawValue)), ("reason", .string(reason))]
+        package var json: JSONValue {
+            var members: [(String, JSONValue)] = [
+                ("kind", .string(kind.rawValue)), ("reason", .string(reason.rawValue)),
+            ]
             if let part { members.append(("part", .string(part))) }
             members.append(("message", .string(LinkRedactor.redact(message))))
             return .object(members)
         }
 
         /// Reads an error object a daemon sent: no kind reads as ``Kind/request``, a kind this version does not know
-        /// as ``Kind/unavailable``; `nil` when it has no message.
-        init?(_ object: JSONValue) {
+        /// as ``Kind/unavailable``, no reason or one that is no ``Reason`` as ``Reason/badResponse``; `nil` when it
+        /// has no message.
+        package init?(_ object: JSONValue) {
             guard let message = object["message"]?.stringValue else { return nil }
             self.init(
                 kind: object["kind"].map { $0.stringValue.flatMap(Kind.init(rawValue:)) ?? .unavailable } ?? .request,
-                reason: object["reason"]?.stringValue ?? "bad_response",
+                reason: object["reason"]?.stringValue.flatMap(Reason.init(rawValue:)) ?? .badResponse,
                 part: object["part"]?.stringValue,
                 message: message
             )
