@@ -1,6 +1,5 @@
 import FoundationEssentials
 import LinkdConfig
-import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
@@ -66,22 +65,19 @@ struct ResetCommand: Command {
         }
         let masked = JWTClaims.mask(email)
         let store = PKCEStore(stateFolder: XDGDirectories().linkdState)
-        let supabaseLink = resetLinks.first { $0.format == .supabase }
-        if case .supabase = backend.kind, supabaseLink == nil {
-            throw .failed("\(app) claims no Supabase reset link to send the email to", exitCode: .usage)
+        let client = backend.makeBackend().reset
+        // The email leads to the app's own reset link when the backend takes the link from the request.
+        let resetLink = resetLinks.first { $0.format == backend.format }
+        if type(of: client).emailLeadsToRequestedLink, resetLink == nil {
+            throw .failed("\(app) claims no \(backend.name) reset link to send the email to", exitCode: .usage)
         }
         do throws(ResetFailure) {
-            switch backend.makeBackend() {
-            case .supabase(let backend):
-                try await backend.requestReset(
-                    email: email,
-                    redirectTo: supabaseLink?.match.description ?? "",
-                    verifierStore: store,
-                    app: app
-                )
-            case .appServices(let backend):
-                try await backend.requestReset(email: email, redirectTo: "", verifierStore: store, app: app)
-            }
+            try await client.requestReset(
+                email: email,
+                redirectTo: resetLink?.match.description ?? "",
+                verifierStore: store,
+                app: app
+            )
         } catch {
             throw .failed(error.message, exitCode: WireProtocol.Failure(error).kind.exitCode)
         }

@@ -69,28 +69,3 @@ package enum SignInDelivery: Sendable, Hashable {
     /// memory, never on disk, until the app subscribes or the time to live passes.
     case forward
 }
-
-/// An auth backend linkd talks to.
-package struct BackendConfig: Sendable, Hashable {
-    /// Which API the backend speaks.
-    package enum Kind: Sendable, Hashable {
-        /// Supabase Auth (GoTrue): linkd appends `/auth/v1`.
-        case supabase(apiKey: Secret)
-        /// Atlas App Services: linkd appends `/api/client/v2.0/app/{appId}`.
-        case appServices(appID: String)
-    }
-
-    package var kind: Kind
-    /// The base URL: https, or plain http for loopback hosts alone.
-    package var url: LinkURL
-    /// An extra CA certificate (PEM) to trust.
-    package var caFile: String?
-
-    /// The family whose links this backend can reset.
-    package var format: AuthLinkFormat {
-        switch kind {
-        case .supabase: .supabase
-        case .appServices: .appservices
-        }
-    }
-}

@@ -48,31 +48,17 @@ struct ResetAction: Action {
         client: any LinkClient,
         service: LinkService
     ) async -> WireProtocol.Response {
-        switch backend.makeBackend() {
-        case .supabase(let backend):
-            switch supabaseMaterial(link.route, app: link.appName) {
-            case .success(let material):
-                return await run(backend, material, link, client, service)
-            case .failure(let failure):
-                return refuse(failure, link, service)
-            }
-        case .appServices(let backend):
-            guard case .appServicesReset(let token) = link.route.auth else {
-                return refuse(Self.notAReset(link.route), link, service)
-            }
-            let material = AppServicesBackend.Material(token: token.token, tokenID: token.tokenID)
-            return await run(backend, material, link, client, service)
+        let ready = backend.makeBackend().reset.reset(
+            of: link.route.auth,
+            routeID: link.route.id,
+            app: link.appName,
+            verifiers: pkceStore
+        )
+        let reset: ReadyReset
+        switch ready {
+        case .success(let found): reset = found
+        case .failure(let failure): return refuse(WireProtocol.Failure(failure), link, service)
         }
-    }
-
-    /// Runs the reset of a link whose material `backend` takes.
-    private func run<Backend: AuthBackend>(
-        _ backend: Backend,
-        _ material: Backend.Material,
-        _ link: ClaimedLink,
-        _ client: any LinkClient,
-        _ service: LinkService
-    ) async -> WireProtocol.Response {
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
             entry = try service.record(link.url, kind: .reset(sent: false))
@@ -80,13 +66,7 @@ struct ResetAction: Action {
             return .failed(error)
         }
         service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
-        let reset = PasswordReset(
-            backend: backend,
-            material: material,
-            appName: link.appName,
-            beforeSending: { Self.markSent(entry, service: service) }
-        )
-        let result = await reset.run(passwords: client)
+        let result = await reset.run(passwords: client) { Self.markSent(entry, service: service) }
         let response = await report(result, entry: entry, link: link, client: client, service: service)
         service.spool.remove(entry.id)
         return response
@@ -123,36 +103,6 @@ struct ResetAction: Action {
         await Self.notify(summary: "Password reset interrupted", body: body, log: service.log)
     }
 
-    /// What a Supabase reset needs from a routed link; any route that is not a Supabase reset is refused.
-    private func supabaseMaterial(
-        _ route: RoutedLink,
-        app: String
-    ) -> Result<SupabaseBackend.Material, WireProtocol.Failure> {
-        switch route.auth {
-        case .supabaseRecovery(let session):
-            return .success(.session(accessToken: session.accessToken, refreshToken: session.refreshToken))
-        case .supabaseOTP(let otp) where otp.type == "recovery":
-            return .success(.tokenHash(otp.tokenHash, type: otp.type))
-        case .supabasePKCE(let pkce):
-            // Read, not taken: only the exchange that succeeds uses it up, so a `code=` link that is not the
-            // email's (an attacker's, say) leaves it for the email's link.
-            guard let verifier = pkceStore?.verifier(for: app, now: Int64(Date().timeIntervalSince1970)) else {
-                return .failure(
-                    WireProtocol.Failure(
-                        kind: .invalid,
-                        reason: .notAReset,
-                        message:
-                            "linkd did not request this reset for \(app) (no stored PKCE verifier, or it was used or "
-                            + "expired); request a new email with 'linkd reset request --app \(app) --email ADDR'"
-                    )
-                )
-            }
-            return .success(.pkce(code: pkce.code, verifier: verifier))
-        default:
-            return .failure(Self.notAReset(route))
-        }
-    }
-
     /// An error redirect in place of the reset: the backend sends one when the emailed link has expired or was used
     /// (`otp_expired`), so that is what the person is told; `nil` for any other route.
     static func expiry(_ route: RoutedLink) -> WireProtocol.Failure? {
@@ -171,17 +121,6 @@ struct ResetAction: Action {
             reason: WireProtocol.Reason(ResetFailure.Kind.linkExpiredOrUsed),
             message: "this link has expired or was already used; request a new email"
                 + (isWord == true ? " (\(code ?? ""))" : "")
-        )
-    }
-
-    /// The refusal of a route that is not a reset of the app's backend: a session of another kind at a reset link
-    /// may be an attacker's own session mailed to the victim.
-    private static func notAReset(_ route: RoutedLink) -> WireProtocol.Failure {
-        let type = route.auth?.fields["type"].map { " (type \(DisplayText.sanitize($0.description)))" } ?? ""
-        return WireProtocol.Failure(
-            kind: .invalid,
-            reason: .notAReset,
-            message: "a '\(route.id)'\(type) link is not a password reset; linkd refuses it at a reset link"
         )
     }
 

@@ -20,9 +20,23 @@ package struct AppServicesBackend: AuthBackend {
     /// The client that sends the requests.
     package let client: AppServicesClient
 
+    /// An App Services reset email leads to the link the app's own settings name.
+    package static let emailLeadsToRequestedLink = false
+
     /// The backend that talks through `client`.
     package init(client: AppServicesClient) {
         self.client = client
+    }
+
+    /// The `token` and `tokenId` of an `appservices.reset` link.
+    package func material(
+        of route: AuthRoute?,
+        routeID: String,
+        app: String,
+        verifiers: PKCEStore?
+    ) -> Result<Material, ResetFailure> {
+        guard case .appServicesReset(let pair)? = route else { return .failure(.notAReset(route, routeID: routeID)) }
+        return .success(Material(token: pair.token, tokenID: pair.tokenID))
     }
 
     /// `POST …/confirm` with an email confirmation link's token pair: confirms the account (a token pair works once).

@@ -11,6 +11,24 @@ package protocol AuthBackend: Sendable {
     /// What the reset holds between establishing and setting the password (a live session, or the link's token).
     associatedtype Session: Sendable
 
+    /// Whether a reset email this backend sends leads to a link linkd names in the request (`redirectTo`), so that
+    /// `linkd reset request` needs a reset link of the app to name; `false` when the backend's own settings name it.
+    static var emailLeadsToRequestedLink: Bool { get }
+
+    /// What a link routed as `route` (its route id `routeID`) gives a reset of `app` with this backend.
+    ///
+    /// - Parameter verifiers: the store of the PKCE verifiers of resets `linkd reset request` asked for.
+    /// - Returns: the material, or ``ResetFailure/Kind/notAReset`` when the link is no reset link of this backend
+    ///   (or one linkd did not request); nothing was sent.
+    func material(
+        of route: AuthRoute?,
+        routeID: String,
+        app: String,
+        verifiers: PKCEStore?
+    ) -> Result<
+        Material, ResetFailure
+    >
+
     /// Proves the link is live and finds whose password it is.
     ///
     /// - Parameters:
@@ -55,4 +73,57 @@ package protocol AuthBackend: Sendable {
         verifierStore: PKCEStore,
         app: String
     ) async throws(ResetFailure)
+}
+
+extension AuthBackend {
+    /// The reset of the link routed as `route` for `app`, ready to run; ``ResetFailure/Kind/notAReset`` when it is no
+    /// reset link of this backend. This is the one entry a caller needs, whichever backend the app has.
+    package func reset(
+        of route: AuthRoute?,
+        routeID: String,
+        app: String,
+        verifiers: PKCEStore?
+    ) -> Result<ReadyReset, ResetFailure> {
+        material(of: route, routeID: routeID, app: app, verifiers: verifiers).map { material in
+            ReadyReset { passwords, beforeSending in
+                await PasswordReset(backend: self, material: material, appName: app, beforeSending: beforeSending)
+                    .run(passwords: passwords)
+            }
+        }
+    }
+}
+
+/// A reset whose link its backend has taken: it runs once the new password can be asked for.
+package struct ReadyReset: Sendable {
+    typealias Body =
+        @Sendable (any PasswordSource, @escaping @Sendable () async -> Bool) async -> Result<
+            ResetSuccess, ResetFailure
+        >
+    private let body: Body
+
+    init(_ body: @escaping Body) {
+        self.body = body
+    }
+
+    /// Runs the reset, asking `passwords` for the new password (see ``PasswordReset/run(passwords:)``).
+    ///
+    /// - Parameter beforeSending: called right before the new password is sent; `false` stops the reset there.
+    package func run(
+        passwords: any PasswordSource,
+        beforeSending: @escaping @Sendable () async -> Bool
+    ) async -> Result<ResetSuccess, ResetFailure> {
+        await body(passwords, beforeSending)
+    }
+}
+
+extension ResetFailure {
+    /// The refusal of a link routed as `route` (its route id `routeID`) that is not a reset of the app's backend: a
+    /// session of another kind at a reset link may be an attacker's own session mailed to the victim.
+    package static func notAReset(_ route: AuthRoute?, routeID: String) -> ResetFailure {
+        let type = route?.fields["type"].map { " (type \(DisplayText.sanitize($0.description)))" } ?? ""
+        return ResetFailure(
+            kind: .notAReset,
+            message: "a '\(routeID)'\(type) link is not a password reset; linkd refuses it at a reset link"
+        )
+    }
 }

@@ -23,9 +23,43 @@ package struct SupabaseBackend: AuthBackend {
     /// The client that sends the requests.
     package let client: GoTrueClient
 
+    /// A Supabase reset email leads to the `redirect_to` the request names.
+    package static let emailLeadsToRequestedLink = true
+
     /// The backend that talks through `client`.
     package init(client: GoTrueClient) {
         self.client = client
+    }
+
+    /// A recovery session in the fragment, a recovery token hash, or a PKCE code of a reset `linkd reset request`
+    /// asked for (its verifier is read, not taken: only the exchange that succeeds uses it up, so a `code=` link that
+    /// is not the email's, an attacker's say, leaves it for the email's link).
+    package func material(
+        of route: AuthRoute?,
+        routeID: String,
+        app: String,
+        verifiers: PKCEStore?
+    ) -> Result<Material, ResetFailure> {
+        switch route {
+        case .supabaseRecovery(let session)?:
+            return .success(.session(accessToken: session.accessToken, refreshToken: session.refreshToken))
+        case .supabaseOTP(let otp)? where otp.type == "recovery":
+            return .success(.tokenHash(otp.tokenHash, type: otp.type))
+        case .supabasePKCE(let pkce)?:
+            guard let verifier = verifiers?.verifier(for: app, now: WallClock.seconds) else {
+                return .failure(
+                    ResetFailure(
+                        kind: .notAReset,
+                        message:
+                            "linkd did not request this reset for \(app) (no stored PKCE verifier, or it was used or "
+                            + "expired); request a new email with 'linkd reset request --app \(app) --email ADDR'"
+                    )
+                )
+            }
+            return .success(.pkce(code: pkce.code, verifier: verifier))
+        default:
+            return .failure(.notAReset(route, routeID: routeID))
+        }
     }
 
     /// Turns the link into a live session: `GET /user` with the link's access token (refreshed first when its `exp`

@@ -1,17 +1,24 @@
-package import LinkdConfig
-import LinkdFormats
+package import LinkdFormats
 import LinkdRouting
-package import LinkdSession
 
 /// The session layer's client for an app's backend: one case per backend the configuration can name, each holding
 /// the backend's own ``AuthBackend`` type, so that a link can only be paired with a client of its own backend.
 package enum SessionBackend: Sendable {
     case supabase(SupabaseBackend)
     case appServices(AppServicesBackend)
+
+    /// The backend as a reset sees it.
+    package var reset: any AuthBackend {
+        switch self {
+        case .supabase(let backend): backend
+        case .appServices(let backend): backend
+        }
+    }
 }
 
 extension BackendConfig {
-    /// The session layer's client for this backend, on the live transport (with the backend's `caFile`).
+    /// The session layer's client for this backend, on the live transport (with the backend's `caFile`): the one
+    /// place a backend named in the configuration becomes its client.
     package func makeBackend() -> SessionBackend {
         let transport = CurlTransport(caFile: caFile)
         switch kind {
