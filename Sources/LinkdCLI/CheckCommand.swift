@@ -13,10 +13,7 @@ struct CheckCommand: Command {
 
         USAGE: \(usage)
 
-        OPTIONS:
-          --json                  Print one JSON object per problem: file, line, column, path and problem.
-          --config <dir>          Check only the apps in this apps.d folder.
-          -h, --help              Show help information.
+        \(CommandOption.helpBlock(options))
 
         Without --config, the installed apps (apps.d under $XDG_CONFIG_HOME/linkd, /etc/linkd, /usr/share/linkd)
         are checked. Each problem is printed as FILE:LINE:COLUMN: JSON-PATH: what is wrong. A clean configuration
@@ -28,7 +25,10 @@ struct CheckCommand: Command {
 
         """
 
-    static let options: [CommandOption] = [.flag("--json"), .value("--config")]
+    static let options: [CommandOption] = [
+        .flag("--json", "Print one JSON object per problem: file, line, column, path and problem."),
+        .value("--config", "<dir>", "Check only the apps in this apps.d folder."),
+    ]
 
     var json: Bool
     var configDirectory: String?

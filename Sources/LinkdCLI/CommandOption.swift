@@ -1,4 +1,8 @@
-/// One row of a command's option table: a flag, or an option that takes a value.
+/// One row of a command's option table: a flag, or an option that takes a value, with its one line of help.
+///
+/// The table is the one place an option is declared: the scanner reads arguments by it, the `OPTIONS:` block of
+/// `--help` is written from it (``helpBlock(_:)``), and the tests check the usage line, the shell completions and
+/// the man page against it.
 struct CommandOption: Sendable, Hashable {
     /// Whether the option stands alone or takes a value.
     enum Kind: Sendable, Hashable {
@@ -12,10 +16,52 @@ struct CommandOption: Sendable, Hashable {
     let name: String
     /// Whether it takes a value.
     let kind: Kind
+    /// What its value is, as help shows it (`<dir>`, `apps|schemes`); empty for a flag.
+    let placeholder: String
+    /// What it does, one or more sentences; ``helpBlock(_:)`` wraps it.
+    let help: String
 
     /// A flag such as `--json`.
-    static func flag(_ name: String) -> CommandOption { CommandOption(name: name, kind: .flag) }
+    static func flag(_ name: String, _ help: String) -> CommandOption {
+        CommandOption(name: name, kind: .flag, placeholder: "", help: help)
+    }
 
-    /// An option that takes a value, such as `--config`.
-    static func value(_ name: String) -> CommandOption { CommandOption(name: name, kind: .value) }
+    /// An option that takes a value, such as `--config <dir>`.
+    static func value(_ name: String, _ placeholder: String, _ help: String) -> CommandOption {
+        CommandOption(name: name, kind: .value, placeholder: placeholder, help: help)
+    }
+
+    /// The option as the left column of help shows it: `--config <dir>`.
+    var label: String { placeholder.isEmpty ? name : "\(name) \(placeholder)" }
+
+    /// How wide help's lines are, at most, and where the help of each option starts.
+    private static let (width, column) = (100, 26)
+
+    /// The `OPTIONS:` block of a command's help, ending with `-h, --help` (and no line feed): each option's label,
+    /// then its help wrapped at word boundaries (a label as wide as the column or wider has its help start on the next
+    /// line).
+    static func helpBlock(_ options: [CommandOption]) -> String {
+        let rows = options.map { ($0.label, $0.help) } + [("-h, --help", "Show help information.")]
+        var text = "OPTIONS:\n"
+        for (label, help) in rows {
+            var line = "  " + label
+            if line.count >= column - 1 {
+                text += line + "\n"
+                line = ""
+            }
+            line += String(repeating: " ", count: column - line.count)
+            var atStart = true
+            for word in help.split(separator: " ") {
+                if !atStart && line.count + 1 + word.count > width {
+                    text += line + "\n"
+                    line = String(repeating: " ", count: column)
+                    atStart = true
+                }
+                line += (atStart ? "" : " ") + word
+                atStart = false
+            }
+            text += line + "\n"
+        }
+        return String(text.dropLast())  // the help text's own line ends the block
+    }
 }

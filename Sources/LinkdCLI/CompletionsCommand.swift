@@ -30,17 +30,13 @@ struct CompletionsCommand: Command {
 
     static let name = "completions"
     static let abstract = "Print the shell completion script for bash, zsh or fish."
-    static let usage = "linkd completions bash|zsh|fish"
+    static let usage = "linkd completions (bash|zsh|fish | --list apps|schemes)"
     static let help = """
         OVERVIEW: \(abstract)
 
         USAGE: \(usage)
-               linkd completions --list apps|schemes
 
-        OPTIONS:
-          --list apps|schemes     Print the names of the installed apps, or the schemes they claim, one a
-                                  line (the scripts complete '--app' and 'register' with them).
-          -h, --help              Show help information.
+        \(CommandOption.helpBlock(options))
 
         The package installs the scripts where each shell finds them; to try one by hand:
           source <(linkd completions bash)
@@ -49,7 +45,14 @@ struct CompletionsCommand: Command {
 
         """
 
-    static let options: [CommandOption] = [.value("--list")]
+    static let options: [CommandOption] = [
+        .value(
+            "--list",
+            "apps|schemes",
+            "Print the names of the installed apps, or the schemes they claim, one a line (the scripts "
+                + "complete '--app' and 'register' with them)."
+        )
+    ]
 
     var output: Output
 

@@ -12,16 +12,16 @@ struct DaemonCommand: Command {
 
         USAGE: \(usage)
 
-        OPTIONS:
-          --socket <path>         Listen on this socket instead of $XDG_RUNTIME_DIR/linkd/socket.
-          --idle-exit <seconds>   Exit after this many seconds without clients (default: 30).
-          -h, --help              Show help information.
+        \(CommandOption.helpBlock(options))
 
         Under systemd the socket comes from LISTEN_FDS (packaging/systemd/linkd.socket).
 
         """
 
-    static let options: [CommandOption] = [.value("--socket"), .value("--idle-exit")]
+    static let options: [CommandOption] = [
+        .value("--socket", "<path>", "Listen on this socket instead of $XDG_RUNTIME_DIR/linkd/socket."),
+        .value("--idle-exit", "<seconds>", "Exit after this many seconds without clients (default: 30)."),
+    ]
 
     var daemonOptions = Daemon.Options()
 

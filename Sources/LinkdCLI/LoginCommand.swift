@@ -16,13 +16,7 @@ struct LoginCommand: Command {
 
         USAGE: \(usage)
 
-        OPTIONS:
-          --app <name>            The app, as its apps.d file names it ("app").
-          --email <address>       Email a magic link to this address (an existing account).
-          --provider <provider>   Sign in with this OAuth provider of the backend (github, google,
-                                  apple, ...) in the browser: the desktop portal, else $BROWSER,
-                                  else xdg-open.
-          -h, --help              Show help information.
+        \(CommandOption.helpBlock(options))
 
         Supabase, with PKCE: the verifier is kept (0600) under $XDG_STATE_HOME/linkd for 10 minutes
         and used once, by the link that comes back to 'linkd open' (the emailed link, or the
@@ -43,7 +37,16 @@ struct LoginCommand: Command {
 
         """
 
-    static let options: [CommandOption] = [.value("--app"), .value("--email"), .value("--provider")]
+    static let options: [CommandOption] = [
+        .value("--app", "<name>", "The app, as its apps.d file names it (\"app\")."),
+        .value("--email", "<address>", "Email a magic link to this address (an existing account)."),
+        .value(
+            "--provider",
+            "<provider>",
+            "Sign in with this OAuth provider of the backend (github, google, apple, ...) in the browser: the "
+                + "desktop portal, else $BROWSER, else xdg-open."
+        ),
+    ]
 
     /// How the person signs in.
     enum Method: Equatable {

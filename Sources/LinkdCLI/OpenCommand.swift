@@ -17,10 +17,7 @@ struct OpenCommand: Command {
         ARGUMENTS:
           <url>                   A link to open; '-' reads one link per line from standard input.
 
-        OPTIONS:
-          --json                  Print one JSON object per link: the daemon's answer.
-          --password-stdin        Answer a password prompt with one line of standard input.
-          -h, --help              Show help information.
+        \(CommandOption.helpBlock(options))
 
         A reset link asks for the new password: from standard input with --password-stdin, else on the
         terminal (no echo, asked twice), else through $LINKD_ASKPASS, zenity, kdialog or
@@ -36,7 +33,10 @@ struct OpenCommand: Command {
 
         """
 
-    static let options: [CommandOption] = [.flag("--json"), .flag("--password-stdin")]
+    static let options: [CommandOption] = [
+        .flag("--json", "Print one JSON object per link: the daemon's answer."),
+        .flag("--password-stdin", "Answer a password prompt with one line of standard input."),
+    ]
 
     var json: Bool
     var passwordFromStdin: Bool

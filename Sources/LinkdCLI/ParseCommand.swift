@@ -16,10 +16,7 @@ struct ParseCommand: Command {
         ARGUMENTS:
           <url>                   A link to parse; '-' reads one link per line from standard input.
 
-        OPTIONS:
-          --json                  Print one JSON object per link: the WHATWG URL API fields, or the error.
-          --reveal                Print secrets (tokens, codes, keys) instead of <redacted>.
-          -h, --help              Show help information.
+        \(CommandOption.helpBlock(options))
 
         The value of each secret-named parameter (token, code, access_token, ...) and a userinfo
         password print as <redacted>, in every part that holds them, unless --reveal.
@@ -29,7 +26,10 @@ struct ParseCommand: Command {
 
         """
 
-    static let options: [CommandOption] = [.flag("--json"), .flag("--reveal")]
+    static let options: [CommandOption] = [
+        .flag("--json", "Print one JSON object per link: the WHATWG URL API fields, or the error."),
+        .flag("--reveal", "Print secrets (tokens, codes, keys) instead of <redacted>."),
+    ]
 
     var json: Bool
     var reveal: Bool

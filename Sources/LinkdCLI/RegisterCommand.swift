@@ -14,13 +14,7 @@ struct RegisterCommand: Command {
         ARGUMENTS:
           <scheme>                A URL scheme such as com.example.notes; never http, https, file or mailto.
 
-        OPTIONS:
-          --system                Register for every user (as root): /usr/share/applications/linkd.desktop and
-                                  /usr/share/applications/mimeapps.list, by default for the schemes claimed in
-                                  /etc/linkd/apps.d and /usr/share/linkd/apps.d; then schemes no app there
-                                  claims any longer are unregistered (the package runs this whenever an app's
-                                  package adds or removes its apps.d file).
-          -h, --help              Show help information.
+        \(CommandOption.helpBlock(options))
 
         Writes $XDG_DATA_HOME/applications/linkd.desktop (Exec=<linkd> open %u), sets it as the default for
         x-scheme-handler/<scheme> in $XDG_CONFIG_HOME/mimeapps.list (every other line kept; a symbolic link is
@@ -31,7 +25,15 @@ struct RegisterCommand: Command {
 
         """
 
-    static let options: [CommandOption] = [.flag("--system")]
+    static let options: [CommandOption] = [
+        .flag(
+            "--system",
+            "Register for every user (as root): /usr/share/applications/linkd.desktop and "
+                + "/usr/share/applications/mimeapps.list, by default for the schemes claimed in /etc/linkd/apps.d "
+                + "and /usr/share/linkd/apps.d; then schemes no app there claims any longer are unregistered (the "
+                + "package runs this whenever an app's package adds or removes its apps.d file)."
+        )
+    ]
 
     var schemes: [String]
     /// Whether to register for every user.

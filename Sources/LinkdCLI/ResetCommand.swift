@@ -15,10 +15,7 @@ struct ResetCommand: Command {
 
         USAGE: \(usage)
 
-        OPTIONS:
-          --app <name>            The app, as its apps.d file names it ("app").
-          --email <address>       The account's email address.
-          -h, --help              Show help information.
+        \(CommandOption.helpBlock(options))
 
         Supabase: POST /recover with a PKCE challenge; the verifier is kept (0600) under
         $XDG_STATE_HOME/linkd for the flow's life (300 s) and used once, when the emailed link comes to
@@ -30,7 +27,10 @@ struct ResetCommand: Command {
 
         """
 
-    static let options: [CommandOption] = [.value("--app"), .value("--email")]
+    static let options: [CommandOption] = [
+        .value("--app", "<name>", "The app, as its apps.d file names it (\"app\")."),
+        .value("--email", "<address>", "The account's email address."),
+    ]
 
     var app: String
     var email: String

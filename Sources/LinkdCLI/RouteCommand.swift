@@ -17,11 +17,7 @@ struct RouteCommand: Command {
         ARGUMENTS:
           <url>                   A link to route; '-' reads one link per line from standard input.
 
-        OPTIONS:
-          --json                  Print one JSON object per link: route, app, action and fields, or the error.
-          --reveal                Print secrets (tokens, codes, keys) and the whole input instead of '<redacted>'.
-          --config <dir>          Use only the apps in this apps.d folder; a link none of them claims is unmatched.
-          -h, --help              Show help information.
+        \(CommandOption.helpBlock(options))
 
         Without --config, the installed apps (apps.d under $XDG_CONFIG_HOME/linkd, /etc/linkd, /usr/share/linkd)
         are tried first, then the built-in formats. A link an app claims shows the action linkd would run for it.
@@ -32,7 +28,15 @@ struct RouteCommand: Command {
 
         """
 
-    static let options: [CommandOption] = [.flag("--json"), .flag("--reveal"), .value("--config")]
+    static let options: [CommandOption] = [
+        .flag("--json", "Print one JSON object per link: route, app, action and fields, or the error."),
+        .flag("--reveal", "Print secrets (tokens, codes, keys) and the whole input instead of '<redacted>'."),
+        .value(
+            "--config",
+            "<dir>",
+            "Use only the apps in this apps.d folder; a link none of them claims is unmatched."
+        ),
+    ]
 
     var json: Bool
     var reveal: Bool

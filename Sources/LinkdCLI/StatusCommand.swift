@@ -12,10 +12,7 @@ struct StatusCommand: Command {
 
         USAGE: \(usage)
 
-        OPTIONS:
-          --json                  Print one JSON object: schemes and the handler GIO resolves for each, the
-                                  socket, the systemd units, the apps and the problems found.
-          -h, --help              Show help information.
+        \(CommandOption.helpBlock(options))
 
         Problems in the apps.d files are counted; 'linkd check' lists them.
 
@@ -25,7 +22,13 @@ struct StatusCommand: Command {
 
         """
 
-    static let options: [CommandOption] = [.flag("--json")]
+    static let options: [CommandOption] = [
+        .flag(
+            "--json",
+            "Print one JSON object: schemes and the handler GIO resolves for each, the socket, the systemd "
+                + "units, the apps and the problems found."
+        )
+    ]
 
     /// Whether to print JSON.
     var json: Bool

@@ -14,9 +14,7 @@ struct UnregisterCommand: Command {
         ARGUMENTS:
           <scheme>                A URL scheme linkd registered; with none, every one it registered.
 
-        OPTIONS:
-          --system                Undo 'linkd register --system' (as root), in /usr/share/applications.
-          -h, --help              Show help information.
+        \(CommandOption.helpBlock(options))
 
         Where linkd is still the default for a scheme, puts back the default it replaced, exactly as it was
         ('unregistered: myapp (restored: com.example.Notes.desktop)'), or else removes linkd's line; removes
@@ -26,7 +24,9 @@ struct UnregisterCommand: Command {
 
         """
 
-    static let options: [CommandOption] = [.flag("--system")]
+    static let options: [CommandOption] = [
+        .flag("--system", "Undo 'linkd register --system' (as root), in /usr/share/applications.")
+    ]
 
     /// The schemes to unregister; none means every one linkd registered.
     var schemes: [String]
