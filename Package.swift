@@ -164,6 +164,12 @@ let package = Package(
             dependencies: ["LinkdCLI", "LinkdSystem", "LinkdTestSupport", "LinkdWire", "linkd", "LinkdTesting"],
             swiftSettings: upcomingFeatures
         ),
+        .testTarget(
+            // What a user meets: the linkd binary, its daemon, systemd, D-Bus, the backend doubles over HTTP(S).
+            name: "LinkdEndToEndTests",
+            dependencies: ["LinkdSystem", "LinkdTestSupport", "LinkdWire", "LinkdFormats", "LinkdSession", "linkd"],
+            swiftSettings: upcomingFeatures
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

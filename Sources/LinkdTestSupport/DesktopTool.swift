@@ -1,13 +1,12 @@
-import Foundation
-import LinkdTestSupport
+package import Foundation
 
 /// The desktop's own tools (`gio`, `xdg-mime`), run as a test's children with the environment it gives them.
-enum DesktopTool {
+package enum DesktopTool {
     /// Runs `program` with `arguments` in `environment` and waits for it; its exit status and standard output,
     /// which goes through a file in `scratch`.
     ///
     /// - Throws: when it cannot be started.
-    static func run(
+    package static func run(
         _ program: String,
         _ arguments: [String],
         _ environment: [String: String],
@@ -26,7 +25,7 @@ enum DesktopTool {
     /// it has none.
     ///
     /// - Throws: when `gio` cannot be started.
-    static func gioDefault(of scheme: String, _ environment: [String: String], scratch: URL) throws -> String? {
+    package static func gioDefault(of scheme: String, _ environment: [String: String], scratch: URL) throws -> String? {
         let first =
             try run("/usr/bin/gio", ["mime", "x-scheme-handler/" + scheme], environment, scratch: scratch).output
             .split(separator: "\n").first ?? ""

@@ -1,10 +1,9 @@
 import Foundation
-import LinkdTestSupport
 
 extension DaemonHarness {
     /// This world's environment plus HOME, XDG_DATA_HOME and no display or session bus: a desktop session's
     /// environment with nobody at the screen.
-    var desktopEnvironment: [String: String] {
+    package var desktopEnvironment: [String: String] {
         var environment = self.environment
         environment["HOME"] = root.path
         environment["XDG_DATA_HOME"] = root.appendingPathComponent("data").path
@@ -16,14 +15,14 @@ extension DaemonHarness {
     }
 
     /// The text of the file at `path` under the world's folder, `nil` when there is none.
-    func file(_ path: String) -> String? {
+    package func file(_ path: String) -> String? {
         try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
     }
 
     /// Runs `program` (a desktop tool) in `environment`: its exit status and standard output.
     ///
     /// - Throws: when it cannot be started.
-    func runProgram(
+    package func runProgram(
         _ program: String,
         _ arguments: [String],
         _ environment: [String: String]
@@ -36,7 +35,7 @@ extension DaemonHarness {
     /// The desktop file GIO opens `scheme` with in `environment`, `nil` when it has none.
     ///
     /// - Throws: when `gio` cannot be started.
-    func gioDefault(of scheme: String, _ environment: [String: String]) throws -> String? {
+    package func gioDefault(of scheme: String, _ environment: [String: String]) throws -> String? {
         try DesktopTool.gioDefault(of: scheme, environment, scratch: root)
     }
 }
