@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(
             // What a user meets: the linkd binary, its daemon, systemd, D-Bus, the backend doubles over HTTP(S).
             name: "LinkdEndToEndTests",
-            dependencies: ["LinkdSystem", "LinkdTestSupport", "LinkdWire", "LinkdFormats", "LinkdSession", "linkd"],
+            dependencies: ["LinkdSystem", "LinkdTestSupport", "LinkdFormats", "LinkdSession", "linkd"],
             swiftSettings: upcomingFeatures
         ),
     ],

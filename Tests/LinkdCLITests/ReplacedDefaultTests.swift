@@ -1,6 +1,5 @@
 import Foundation
 import LinkdTestSupport
-import LinkdWire
 import Testing
 
 @testable import LinkdCLI

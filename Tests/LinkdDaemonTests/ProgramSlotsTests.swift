@@ -1,5 +1,4 @@
 import LinkdTestSupport
-import LinkdWire
 import Testing
 
 @testable import LinkdDaemon

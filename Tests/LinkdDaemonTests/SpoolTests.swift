@@ -2,7 +2,6 @@ import Foundation
 import LinkdDaemon
 import LinkdSystem
 import LinkdTestSupport
-import LinkdWire
 import Testing
 
 /// The spool's files: each kind written and read back, 0600 in a 0700 folder, named by id alone; files of linkd

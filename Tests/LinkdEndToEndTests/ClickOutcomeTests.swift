@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import LinkdTestSupport
-import LinkdWire
 import Testing
 
 /// What a person sees after clicking a link in a mail client: `gio open` runs the registered `linkd open %u` with no

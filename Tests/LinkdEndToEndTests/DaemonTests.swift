@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import LinkdTestSupport
-import LinkdWire
 import Synchronization
 import Testing
 

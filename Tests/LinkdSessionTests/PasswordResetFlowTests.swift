@@ -2,7 +2,6 @@ import Foundation
 import LinkdFormats
 import LinkdSession
 import LinkdTestSupport
-import LinkdWire
 import Synchronization
 import Testing
 
@@ -109,7 +108,7 @@ import Testing
         #expect(double.password(of: "ada@example.com") == "old-password")
     }
 
-    @Test func aBackendThatIsDownOrKeepsFailingEndsWithItsExitCode() async throws {
+    @Test func aBackendThatIsDownOrKeepsFailingEndsAsTemporaryOrUnreachable() async throws {
         let double = try doubleWithAda()
         let hash = try #require(double.recoveryTokenHash(for: "ada@example.com"))
         double.failNext(3, status: 502)
