@@ -6,7 +6,8 @@ extension LinkRedactor {
     /// Secret values made ready to be looked for in many texts (the output of a program, line by line): each value
     /// as written, and its base64 and base64url forms at the three ways a value can be aligned in encoded data.
     public struct Values: Sendable {
-        /// Values of at least four bytes, looked for whole, as written or percent-encoded.
+        /// Values of four bytes up to ``LinkRedactor/fragmentLength``, looked for whole, as written or
+        /// percent-encoded; a longer value is found by its fragments (its windows cover it wherever it occurs).
         let whole: [[UInt8]]
         /// Every ``LinkRedactor/fragmentLength``-byte window of the values and their encoded forms.
         let fragments: FragmentIndex
@@ -15,7 +16,7 @@ extension LinkRedactor {
         /// and fragments are taken of values and forms of at least ``LinkRedactor/fragmentLength`` bytes.
         public init(_ values: [Secret]) {
             let bytes = values.map { Array($0.revealed().utf8) }
-            whole = bytes.filter { $0.count >= 4 }
+            whole = bytes.filter { (4..<LinkRedactor.fragmentLength).contains($0.count) }
             fragments = FragmentIndex(forms: bytes.flatMap(LinkRedactor.writtenForms(of:)))
         }
 
