@@ -28,7 +28,7 @@ extension LoginCommand {
             redirectURI: apple.redirectURI
         )
         let started: (address: String, secret: Secret)
-        do throws(ResetFailure) {
+        do throws(SignInFailure) {
             started = try AppleSignInRequest.start(client, store: store, app: app, now: WallClock.seconds)
         } catch {
             throw .failed(error.message, exitCode: WireProtocol.Failure(error).kind.exitCode)

@@ -15,7 +15,7 @@ extension LoginCommand {
     ) async throws(CommandFailure) -> (address: String, verifier: Secret) {
         let address: String
         let verifier: Secret?
-        do throws(ResetFailure) {
+        do throws(SignInFailure) {
             (address, verifier) = try await signIn.startProviderSignIn(
                 provider: provider,
                 redirectTo: redirectTo,

@@ -108,7 +108,7 @@ struct LoginCommand: Command {
         let signIn = SupabaseSignIn(client: supabase.client)
         switch method {
         case .email(let email):
-            do throws(ResetFailure) {
+            do throws(SignInFailure) {
                 try await signIn.requestMagicLink(
                     email: email,
                     redirectTo: link.match.description,

@@ -83,25 +83,27 @@ package struct PKCEStore: Sendable {
     /// Stores a new verifier for `app`, then runs `request` with its S256 challenge; the verifier is forgotten again
     /// when the request fails. It is kept before the request goes out, since the email may arrive before the answer.
     ///
-    /// - Throws: ``ResetFailure/Kind/stateUnwritable`` when the verifier cannot be stored (nothing is sent), or the
-    ///   request's failure.
-    package func requestWithNewVerifier(
+    /// - Parameter failure: the kind of failure thrown, a reset's or a sign-in's.
+    /// - Throws: a failure of `failure`'s type, of its `stateUnwritable` kind when the verifier cannot be stored
+    ///   (nothing is sent), or the request's failure.
+    package func requestWithNewVerifier<Kind: SessionFailureKind>(
         app: String,
         now: Int64,
         inBrowser: Bool = false,
+        failing failure: SessionFailure<Kind>.Type,
         _ request: (_ challenge: String) async throws(SessionError) -> Void
-    ) async throws(ResetFailure) {
+    ) async throws(SessionFailure<Kind>) {
         let verifier = PKCE.makeVerifier()
         do {
             try store(Secret(verifier), app: app, now: now, inBrowser: inBrowser)
         } catch {
-            throw ResetFailure(error)
+            throw SessionFailure(error)
         }
         do throws(SessionError) {
             try await request(PKCE.challenge(for: verifier))
         } catch {
             remove(Secret(verifier), app: app)
-            throw ResetFailure(error)
+            throw SessionFailure(error)
         }
     }
 

@@ -135,6 +135,17 @@ extension WireProtocol {
             }
         }
 
+        /// The failure of a sign-in, in the session layer's words.
+        package init(_ failure: SignInFailure) {
+            let kind: Kind =
+                switch failure.kind {
+                case .linkExpiredOrUsed, .refused: .refused
+                case .unreachable, .stateUnwritable: .unavailable
+                case .temporary: .temporary
+                }
+            self.init(kind: kind, reason: Reason(failure.kind), message: failure.message)
+        }
+
         /// The failure of a reset, in the session layer's words.
         package init(_ failure: ResetFailure) {
             let kind: Kind =

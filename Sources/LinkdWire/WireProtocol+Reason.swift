@@ -5,10 +5,11 @@ extension WireProtocol {
     /// Why a request or a link failed, for a program to act on: one word of `a`–`z`, `0`–`9` and `_`, at most 64
     /// bytes long (`no_app`, `link_expired`, `too_many_programs`).
     ///
-    /// The daemon's own reasons are the constants below, with those of a link's refusal (``init(_:)-(RefusalReason)``)
-    /// and of the session layer (``init(_:)-(ResetFailure.Kind)``). A reason read from a daemon is kept as it is when it
-    /// is such a word, so that a newer daemon's reasons pass through; anything else reads as ``badResponse``, so that
-    /// no byte a daemon sends reaches a terminal unchecked.
+    /// The daemon's own reasons are the constants below, with those of a link's refusal
+    /// (``init(_:)-(RefusalReason)``) and of the session layer (``init(_:)-(ResetFailureKind)``,
+    /// ``init(_:)-(SignInFailureKind)``). A reason read from a daemon is kept as it is when it is such a word, so
+    /// that a newer daemon's reasons pass through; anything else reads as ``badResponse``, so that no byte a daemon
+    /// sends reaches a terminal unchecked.
     package struct Reason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         package let rawValue: String
 
@@ -28,7 +29,12 @@ extension WireProtocol {
         }
 
         /// The reason a reset or sign-in failed, in the session layer's words (`link_expired`, `cancelled` …).
-        package init(_ kind: ResetFailure.Kind) {
+        package init(_ kind: ResetFailureKind) {
+            rawValue = kind.rawValue
+        }
+
+        /// The reason a sign-in failed, in the session layer's words (`link_expired`, `backend_unreachable` …).
+        package init(_ kind: SignInFailureKind) {
             rawValue = kind.rawValue
         }
 

@@ -20,7 +20,7 @@ import Testing
         #expect(failure(reason: "a_newer_reason_2")?.reason.rawValue == "a_newer_reason_2")
         #expect(
             failure(reason: "link_expired")?.reason
-                == WireProtocol.Reason(ResetFailure.Kind.linkExpiredOrUsed)
+                == WireProtocol.Reason(ResetFailureKind.linkExpiredOrUsed)
         )
         for hostile in [
             "\u{1B}[31mred", "\u{1B}]0;PWNED\u{07}", "two words", "Upper", "", String(repeating: "a", count: 65),
@@ -34,5 +34,18 @@ import Testing
         let sent = WireProtocol.Failure(kind: .temporary, reason: .tooManyPrograms, message: "m")
         let read = WireProtocol.Response(line: Array(WireProtocol.Response.failed(sent).line.utf8)).failure
         #expect(read == sent)
+    }
+}
+
+/// A sign-in's failure keeps, on the wire, the reason and exit code its kind has.
+@Suite struct SignInFailureOnTheWireTests {
+    @Test(arguments: [
+        (SignInFailureKind.linkExpiredOrUsed, ExitCode.invalid), (.refused, .invalid), (.unreachable, .unavailable),
+        (.stateUnwritable, .unavailable), (.temporary, .temporaryFailure),
+    ])
+    func aSignInFailureExitsWithItsKindsCode(_ kind: SignInFailureKind, _ code: ExitCode) {
+        let failure = WireProtocol.Failure(SignInFailure(kind: kind, message: "m"))
+        #expect(failure.kind.exitCode == code)
+        #expect(failure.reason.rawValue == kind.rawValue && failure.message == "m")
     }
 }

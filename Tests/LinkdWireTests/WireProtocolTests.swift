@@ -178,11 +178,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (ResetFailure.Kind.linkExpiredOrUsed, WireProtocol.Failure.Kind.refused),
+        (ResetFailureKind.linkExpiredOrUsed, WireProtocol.Failure.Kind.refused),
         (.passwordRejected, .refused), (.refused, .refused), (.unreachable, .unavailable),
         (.stateUnwritable, .unavailable), (.temporary, .temporary), (.cancelled, .temporary),
     ])
-    func resetFailuresKeepTheirExitCodeOnTheWire(_ reset: ResetFailure.Kind, _ kind: WireProtocol.Failure.Kind) {
+    func resetFailuresKeepTheirExitCodeOnTheWire(_ reset: ResetFailureKind, _ kind: WireProtocol.Failure.Kind) {
         let failure = ResetFailure(kind: reset, message: "m")
         let wire = WireProtocol.Failure(failure)
         #expect(wire == WireProtocol.Failure(kind: kind, reason: WireProtocol.Reason(reset), message: "m"))

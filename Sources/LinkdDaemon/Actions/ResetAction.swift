@@ -118,7 +118,7 @@ struct ResetAction: Action {
         }
         return WireProtocol.Failure(
             kind: .refused,
-            reason: WireProtocol.Reason(ResetFailure.Kind.linkExpiredOrUsed),
+            reason: WireProtocol.Reason(ResetFailureKind.linkExpiredOrUsed),
             message: "this link has expired or was already used; request a new email"
                 + (isWord == true ? " (\(code ?? ""))" : "")
         )

@@ -12,7 +12,7 @@ extension SignInAction {
         _ callback: AppleCallback,
         app: String,
         store: PKCEStore?
-    ) -> Result<Material, WireProtocol.Failure> {
+    ) -> Result<SignInMaterial, WireProtocol.Failure> {
         let secret = store?.verifier(for: app, now: Int64(Date().timeIntervalSince1970))
         guard let secret, callback.state == AppleSignInRequest.state(for: secret.value.revealed()) else {
             return .failure(

@@ -44,7 +44,7 @@ extension SignInAction {
                 message: "email confirmed: sign in to \(link.appName)"
             )
         } catch {
-            let failure = WireProtocol.Failure(ResetFailure(error))
+            let failure = WireProtocol.Failure(SignInFailure(error))
             service.log.warning("link \(entry.shortID): not confirmed: \(failure.message)", link.logFields(entry))
             response = .failed(failure)
         }

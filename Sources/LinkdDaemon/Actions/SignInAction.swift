@@ -30,27 +30,22 @@ struct SignInAction: Action {
 
     func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
         guard case .signin(let delivery) = link.claim.action else { preconditionFailure("a signin link") }
-        let backend: SignInBackend
-        switch (link.claim.backend ?? link.app.backend)?.makeBackend() {
-        case .supabase(let supabase)?: backend = .supabase(SupabaseSignIn(client: supabase.client))
-        case .appServices(let appServices)?:
-            guard case .appleCallback = link.route.auth else {
-                return await confirmEmail(link, backend: appServices, service: service)
-            }
-            backend = .appServices(AppServicesSignIn(client: appServices.client))
-        case nil:
+        guard let configured = (link.claim.backend ?? link.app.backend)?.makeBackend() else {
             return refuse(
-                WireProtocol.Failure(
-                    kind: .unavailable,
-                    reason: .noBackend,
-                    message: "\(link.appName) has no backend"
-                ),
+                WireProtocol.Failure(kind: .unavailable, reason: .noBackend, message: "\(link.appName) has no backend"),
                 link,
                 service
             )
         }
+        // An App Services `signin` link that is no Apple callback confirms an account's email: it signs no one in.
+        if case .appServices(let appServices) = configured {
+            guard case .appleCallback = link.route.auth else {
+                return await confirmEmail(link, backend: appServices, service: service)
+            }
+        }
+        let backend = configured.signIn
         if let expired = ResetAction.expiry(link.route) { return refuse(expired, link, service) }
-        let material: Material
+        let material: SignInMaterial
         let confirmation: Confirmation
         switch await Self.material(link, store: pkceStore, appleStore: appleStore, client: client, waiters: waiters) {
         case .success(let value): (material, confirmation) = value
@@ -75,7 +70,7 @@ struct SignInAction: Action {
         _ link: ClaimedLink,
         delivery: SignInDelivery,
         backend: SignInBackend,
-        material: Material,
+        material: SignInMaterial,
         confirmation: Confirmation,
         client: (any LinkClient)?,
         service: LinkService
@@ -118,7 +113,7 @@ struct SignInAction: Action {
         case .failure(let error):
             service.spool.remove(entry.id)
             giveSlot(delivery)
-            let failure = WireProtocol.Failure(ResetFailure(error))
+            let failure = WireProtocol.Failure(SignInFailure(error))
             service.log.warning("link \(entry.shortID): not signed in: \(failure.message)", link.logFields(entry))
             return await exec.fail(failure, link: link, service: service)
         }

@@ -23,7 +23,7 @@ extension LinkService {
             return .failed(
                 WireProtocol.Failure(
                     kind: .unavailable,
-                    reason: WireProtocol.Reason(ResetFailure.Kind.unreachable),
+                    reason: WireProtocol.Reason(ResetFailureKind.unreachable),
                     message: "\(error)"
                 )
             )

@@ -18,7 +18,7 @@ package protocol AuthBackend: Sendable {
     /// What a link routed as `route` (its route id `routeID`) gives a reset of `app` with this backend.
     ///
     /// - Parameter verifiers: the store of the PKCE verifiers of resets `linkd reset request` asked for.
-    /// - Returns: the material, or ``ResetFailure/Kind/notAReset`` when the link is no reset link of this backend
+    /// - Returns: the material, or ``ResetFailureKind/notAReset`` when the link is no reset link of this backend
     ///   (or one linkd did not request); nothing was sent.
     func material(
         of route: AuthRoute?,
@@ -76,7 +76,7 @@ package protocol AuthBackend: Sendable {
 }
 
 extension AuthBackend {
-    /// The reset of the link routed as `route` for `app`, ready to run; ``ResetFailure/Kind/notAReset`` when it is no
+    /// The reset of the link routed as `route` for `app`, ready to run; ``ResetFailureKind/notAReset`` when it is no
     /// reset link of this backend. This is the one entry a caller needs, whichever backend the app has.
     package func reset(
         of route: AuthRoute?,

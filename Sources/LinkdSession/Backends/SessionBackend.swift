@@ -7,6 +7,14 @@ package enum SessionBackend: Sendable {
     case supabase(SupabaseBackend)
     case appServices(AppServicesBackend)
 
+    /// The backend as a sign-in sees it.
+    package var signIn: SignInBackend {
+        switch self {
+        case .supabase(let backend): .supabase(SupabaseSignIn(client: backend.client))
+        case .appServices(let backend): .appServices(AppServicesSignIn(client: backend.client))
+        }
+    }
+
     /// The backend as a reset sees it.
     package var reset: any AuthBackend {
         switch self {

@@ -129,7 +129,7 @@ package struct SupabaseBackend: AuthBackend {
     /// verifier is forgotten again when the request fails. GoTrue answers the same whether or not the address has an
     /// account.
     ///
-    /// - Throws: ``ResetFailure/Kind/stateUnwritable`` when the verifier cannot be stored (nothing is sent), or the
+    /// - Throws: ``ResetFailureKind/stateUnwritable`` when the verifier cannot be stored (nothing is sent), or the
     ///   backend's refusal (a rate limit), or why there was no answer.
     package func requestReset(
         email: String,
@@ -137,7 +137,7 @@ package struct SupabaseBackend: AuthBackend {
         verifierStore: PKCEStore,
         app: String
     ) async throws(ResetFailure) {
-        try await verifierStore.requestWithNewVerifier(app: app, now: WallClock.seconds) {
+        try await verifierStore.requestWithNewVerifier(app: app, now: WallClock.seconds, failing: ResetFailure.self) {
             (challenge) async throws(SessionError) in
             try await client.recover(email: email, redirectTo: redirectTo, challenge: challenge)
         }

@@ -48,18 +48,18 @@ package enum AppleSignInRequest {
     /// Stores a new secret for `app`'s Sign in with Apple, replacing an earlier one; the address to open, and the
     /// secret (the caller forgets it again when the sign-in is abandoned).
     ///
-    /// - Throws: ``ResetFailure/Kind/stateUnwritable`` when the secret cannot be stored.
+    /// - Throws: ``SignInFailureKind/stateUnwritable`` when the secret cannot be stored.
     package static func start(
         _ apple: Client,
         store: PKCEStore,
         app: String,
         now: Int64
-    ) throws(ResetFailure) -> (address: String, secret: Secret) {
+    ) throws(SignInFailure) -> (address: String, secret: Secret) {
         let secret = PKCE.makeVerifier()
         do {
             try store.store(Secret(secret), app: app, now: now, inBrowser: true)
         } catch {
-            throw ResetFailure(error)
+            throw SignInFailure(error)
         }
         return (authorizeURL(apple, secret: secret), Secret(secret))
     }

@@ -87,15 +87,15 @@ package struct SupabaseSignIn: Sendable {
     /// with the verifier's S256 challenge) that leads to `redirectTo`; the verifier is forgotten again when the
     /// request fails.
     ///
-    /// - Throws: ``ResetFailure/Kind/stateUnwritable`` when the verifier cannot be stored (nothing is sent), or the
+    /// - Throws: ``SignInFailureKind/stateUnwritable`` when the verifier cannot be stored (nothing is sent), or the
     ///   backend's refusal (`otp_disabled` for an address with no account, a rate limit), or why there was no answer.
     package func requestMagicLink(
         email: String,
         redirectTo: String,
         verifierStore: PKCEStore,
         app: String
-    ) async throws(ResetFailure) {
-        try await verifierStore.requestWithNewVerifier(app: app, now: WallClock.seconds) {
+    ) async throws(SignInFailure) {
+        try await verifierStore.requestWithNewVerifier(app: app, now: WallClock.seconds, failing: SignInFailure.self) {
             (challenge) async throws(SessionError) in
             try await client.magicLink(email: email, redirectTo: redirectTo, challenge: challenge)
         }
@@ -105,16 +105,17 @@ package struct SupabaseSignIn: Sendable {
     /// a browser and comes back to `redirectTo` with the `code` the verifier proves. Nothing is sent from here.
     ///
     /// - Returns: the address, and the verifier stored (which the exchange of the code that comes back spends).
-    /// - Throws: ``ResetFailure/Kind/stateUnwritable`` when the verifier cannot be stored.
+    /// - Throws: ``SignInFailureKind/stateUnwritable`` when the verifier cannot be stored.
     package func startProviderSignIn(
         provider: String,
         redirectTo: String,
         verifierStore: PKCEStore,
         app: String
-    ) async throws(ResetFailure) -> (address: String, verifier: Secret?) {
+    ) async throws(SignInFailure) -> (address: String, verifier: Secret?) {
         let now = WallClock.seconds
         var address = ""
-        try await verifierStore.requestWithNewVerifier(app: app, now: now, inBrowser: true) {
+        try await verifierStore.requestWithNewVerifier(app: app, now: now, inBrowser: true, failing: SignInFailure.self)
+        {
             (challenge) async throws(SessionError) in
             address = client.authorizeURL(provider: provider, redirectTo: redirectTo, challenge: challenge)
         }

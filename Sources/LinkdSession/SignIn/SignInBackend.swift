@@ -1,19 +1,18 @@
 import LinkdFormats
-import LinkdSession
 
 /// The backend a `signin` link signs in with: Supabase Auth for each sign-in route, App Services for an Apple
 /// callback (its other sign-in link, an email confirmation, signs no one in).
-enum SignInBackend: Sendable {
+package enum SignInBackend: Sendable {
     case supabase(SupabaseSignIn)
     case appServices(AppServicesSignIn)
 
     /// A session either backend signed in, with the sign-in that made it (which alone may end it).
-    enum Session: Sendable {
+    package enum Session: Sendable {
         case supabase(GoTrueSession, SupabaseSignIn)
         case appServices(AppServicesSession, AppServicesSignIn)
 
         /// Who signed in, as the person knows the account: its email, else `user ID`.
-        var account: String {
+        package var account: String {
             let (email, id) =
                 switch self {
                 case .supabase(let session, _): (session.user.email, session.user.id)
@@ -23,7 +22,7 @@ enum SignInBackend: Sendable {
         }
 
         /// The line the app gets (the same shape from both backends, with its `backend` named).
-        func delivery(id: String, app: String, route: String) -> [UInt8] {
+        package func delivery(id: String, app: String, route: String) -> [UInt8] {
             switch self {
             case .supabase(let session, _): session.delivery(id: id, app: app, route: route)
             case .appServices(let session, _): session.delivery(id: id, app: app, route: route)
@@ -31,7 +30,7 @@ enum SignInBackend: Sendable {
         }
 
         /// The session's tokens, for a redactor.
-        var secretValues: [String] {
+        package var secretValues: [String] {
             switch self {
             case .supabase(let session, _): session.secretValues
             case .appServices(let session, _): session.secretValues
@@ -41,7 +40,7 @@ enum SignInBackend: Sendable {
         /// Ends the session at the backend that signed it in.
         ///
         /// - Returns: whether the backend confirmed it.
-        func signOut() async -> Bool {
+        package func signOut() async -> Bool {
             switch self {
             case .supabase(let session, let signIn): await signIn.signOut(session)
             case .appServices(let session, let signIn): await signIn.signOut(session)
@@ -52,12 +51,12 @@ enum SignInBackend: Sendable {
     /// Signs in with what the link gave.
     ///
     /// - Throws: the backend's refusal, or why there was no answer.
-    func session(_ material: SignInAction.Material) async throws(SessionError) -> Session {
+    package func session(_ material: SignInMaterial) async throws(SessionError) -> Session {
         switch self {
         case .supabase(let signIn):
             return .supabase(try await material.session(signIn), signIn)
         case .appServices(let signIn):
-            // `SignInAction` sends only an Apple callback to App Services.
+            // The daemon sends only an Apple callback to App Services.
             guard case .appleIDToken(let token, let secret) = material else {
                 preconditionFailure("App Services signs in only with an Apple id token")
             }
