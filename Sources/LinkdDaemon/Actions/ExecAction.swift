@@ -73,7 +73,7 @@ struct ExecAction: Action {
     /// Starts the program, hands it the route, and answers once it has read it (or failed to).
     private func deliver(link: ClaimedLink, entry: Spool.Entry, service: LinkService) async -> WireProtocol.Response {
         guard case .exec(let arguments) = link.claim.action else { preconditionFailure("an exec link") }
-        let payload = Self.payload(id: entry.id, app: link.appName, route: link.route, url: entry.url)
+        let payload = LinkPayload.of(id: entry.id, app: link.appName, route: link.route, url: entry.url)
         let answer = WireProtocol.Response.accepted(route: link.route.id, app: link.appName, state: .delivered)
         return await deliver(payload, to: arguments, answering: answer, link: link, entry: entry, service: service)
     }
@@ -180,24 +180,6 @@ struct ExecAction: Action {
     ) async -> WireProtocol.Response {
         await service.finishFlight(link.flightKey, with: .failed(failure))
         return .failed(failure)
-    }
-
-    /// `{"id", "app", "route", "fields", "url"}` and a newline: what a program (or a `forward` subscriber) gets.
-    static func payload(id: String, app: String, route: RoutedLink, url: String) -> [UInt8] {
-        let fields = JSONValue.object(
-            route.fields.map { field in
-                switch field.value {
-                case .number(let number): (field.name, .number(number))
-                case .text(let text): (field.name, .string(text))
-                case .secret(let secret): (field.name, .string(secret.revealed()))
-                }
-            }
-        )
-        let object = JSONValue.object([
-            ("id", .string(id)), ("app", .string(app)), ("route", .string(route.id)), ("fields", fields),
-            ("url", .string(url)),
-        ])
-        return Array((object.serialized + "\n").utf8)
     }
 
     /// The daemon's environment (what ``DaemonEnvironment`` keeps) without what belongs to the daemon alone, with

@@ -96,7 +96,7 @@ actor ForwardAction: Action {
     /// The line a subscriber gets: `{"id", "app", "route", "fields", "url"}`, as an exec program does.
     private static func line(_ entry: Spool.Entry, _ link: ClaimedLink) -> String {
         String(
-            decoding: ExecAction.payload(id: entry.id, app: link.appName, route: link.route, url: entry.url),
+            decoding: LinkPayload.of(id: entry.id, app: link.appName, route: link.route, url: entry.url),
             as: UTF8.self
         )
     }

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import LinkdConfig
-import LinkdDesktop
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
@@ -24,7 +23,7 @@ struct ResetAction: Action {
             )
         }
         // Before the client is asked anything: an expired link is that, whoever opened it.
-        if let expired = Self.expiry(link.route) { return refuse(expired, link, service) }
+        if let expired = LinkExpiry.failure(link.route) { return refuse(expired, link, service) }
         guard let client else {
             // Checked before anything is sent: a client that cannot answer leaves the link usable.
             service.log.notice("a reset link for \(link.appName) came from a client that cannot give a password")
@@ -100,28 +99,7 @@ struct ResetAction: Action {
             body = "\(app): linkd stopped before your password was reset; click the link in the email again."
         }
         service.log.notice("link \(entry.shortID): a reset interrupted by a crash is not replayed")
-        await Self.notify(summary: "Password reset interrupted", body: body, log: service.log)
-    }
-
-    /// An error redirect in place of the reset: the backend sends one when the emailed link has expired or was used
-    /// (`otp_expired`), so that is what the person is told; `nil` for any other route.
-    static func expiry(_ route: RoutedLink) -> WireProtocol.Failure? {
-        let code: String?
-        switch route.auth {
-        case .supabaseError(let error): code = error.errorCode ?? error.error
-        case .oauthError(let error): code = error.error
-        default: return nil
-        }
-        // The code is the link's own text: shown only when it is a plain word.
-        let isWord = code.map {
-            !$0.isEmpty && $0.count <= 40 && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
-        }
-        return WireProtocol.Failure(
-            kind: .refused,
-            reason: WireProtocol.Reason(ResetFailureKind.linkExpiredOrUsed),
-            message: "this link has expired or was already used; request a new email"
-                + (isWord == true ? " (\(code ?? ""))" : "")
-        )
+        await DesktopNotice.show(summary: "Password reset interrupted", body: body, log: service.log)
     }
 
     /// Records in the spool that the password is about to be sent; `false` (nothing is sent) when it cannot.
@@ -166,17 +144,8 @@ struct ResetAction: Action {
             response = .failed(WireProtocol.Failure(failure))
         }
         if await !client.isWaiting {
-            await Self.notify(summary: summary, body: "\(link.appName): \(message)", log: service.log)
+            await DesktopNotice.show(summary: summary, body: "\(link.appName): \(message)", log: service.log)
         }
         return response
-    }
-
-    /// Sends a desktop notification (markup escaped, controls stripped); a failure is logged.
-    static func notify(summary: String, body: String, log: DaemonLog) async {
-        do {
-            try await DesktopNotification.show(summary: summary, body: body)
-        } catch {
-            log.warning("cannot show a desktop notification: \(error)")
-        }
     }
 }

@@ -44,7 +44,7 @@ struct SignInAction: Action {
             }
         }
         let backend = configured.signIn
-        if let expired = ResetAction.expiry(link.route) { return refuse(expired, link, service) }
+        if let expired = LinkExpiry.failure(link.route) { return refuse(expired, link, service) }
         let material: SignInMaterial
         let confirmation: Confirmation
         switch await Self.material(link, store: pkceStore, appleStore: appleStore, client: client, waiters: waiters) {
@@ -179,7 +179,7 @@ struct SignInAction: Action {
             await service.finishFlight(link.flightKey, with: response)
         }
         if let client, await !client.isWaiting, case .accepted = response {
-            await ResetAction.notify(
+            await DesktopNotice.show(
                 summary: "Signed in",
                 body: "Signed in to \(link.appName) as \(email).",
                 log: service.log
@@ -194,7 +194,7 @@ struct SignInAction: Action {
         service.spool.remove(entry.id)
         service.log.notice("link \(entry.shortID): a sign-in interrupted by a crash is not replayed")
         let app = link?.appName ?? "an app"
-        await ResetAction.notify(
+        await DesktopNotice.show(
             summary: "Sign-in interrupted",
             body: "\(app): linkd stopped before you were signed in; sign in again.",
             log: service.log
@@ -251,7 +251,7 @@ extension SignInAction {
                     + (signedOut ? " and was signed out" : "; signing it out failed"),
                 [("LINKD_APP", app)]
             )
-            await ResetAction.notify(
+            await DesktopNotice.show(
                 summary: "Sign-in not delivered",
                 body: "\(app) did not take the sign-in; start \(app) and sign in again.",
                 log: service.log
