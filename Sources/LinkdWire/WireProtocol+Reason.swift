@@ -28,7 +28,7 @@ extension WireProtocol {
             rawValue = refusal.rawValue
         }
 
-        /// The reason a reset or sign-in failed, in the session layer's words (`link_expired`, `cancelled` …).
+        /// The reason a reset failed, in the session layer's words (`link_expired`, `cancelled` …).
         package init(_ kind: ResetFailureKind) {
             rawValue = kind.rawValue
         }
@@ -93,9 +93,9 @@ extension WireProtocol {
         package static let programNotTrusted = Reason("program_not_trusted")
         /// The app has no backend for the link's flow.
         package static let noBackend = Reason("no_backend")
-        /// A backend link that redirects to another app's link.
+        /// An emailed backend link (`…/auth/v1/verify`) whose backend sends it to a link of another app, or to none.
         package static let foreignRedirect = Reason("foreign_redirect")
-        /// The app refused the link.
+        /// The backend refused an emailed link when linkd asked where it leads.
         package static let linkRefused = Reason("link_refused")
 
         // The reset and sign-in.
@@ -109,7 +109,8 @@ extension WireProtocol {
         package static let notASignIn = Reason("not_a_signin")
         /// A sign-in callback that no sign-in of linkd started.
         package static let notStartedByLinkd = Reason("not_started_by_linkd")
-        /// A sign-in that `linkd login` started came back to no one waiting for it.
+        /// A `linkd login` waited for a sign-in that did not come back to it (another login took its place, the
+        /// daemon stopped, the wait ran out).
         package static let notWaitedFor = Reason("not_waited_for")
         /// A sign-in callback without the identity token it needs.
         package static let noIDToken = Reason("no_id_token")
