@@ -1,17 +1,15 @@
 import FoundationEssentials
 import LinkdConfig
 import LinkdFormats
-import LinkdRouting
 import LinkdSystem
-import LinkdWire
 
 /// The daemon's log: the journal when there is one (structured `LINKD_*` fields), else standard error (with the
 /// `<N>` syslog prefix when it is a journal stream, else with an ISO 8601 time in front of each line). When standard
 /// error is linkd's log file (`$XDG_STATE_HOME/linkd/linkd.log`, where `linkd open` sends an autostarted daemon's),
 /// the log rotates it at 1 MiB (``LogRotation``).
 ///
-/// Messages name links by their spool id, or by scheme and host (``name(of:)``), never by their path or parameters;
-/// as a safety net every message also passes through ``LinkRedactor``.
+/// Messages name links by their spool id, or by scheme and host (`WireProtocol.Failure.name(of:)`), never by their
+/// path or parameters; as a safety net every message also passes through ``LinkRedactor``.
 package struct DaemonLog: Sendable {
     enum Sink: Sendable {
         case journal
@@ -31,12 +29,6 @@ package struct DaemonLog: Sendable {
         // Standard error that is linkd's log file is no journal stream, whatever JOURNAL_STREAM a client passed on.
         let isJournalStream = environment["JOURNAL_STREAM"] != nil && rotation == nil
         return DaemonLog(sink: .standardError(prefixed: isJournalStream), rotation: rotation)
-    }
-
-    /// How a log message names `link`: its scheme and host (and port), never its path or parameters, which may be
-    /// secrets.
-    static func name(of link: LinkURL) -> String {
-        WireProtocol.Failure.name(of: link)
     }
 
     /// `text` (an app's own words, say) with every copy of the link `url` replaced by `<the link>`.

@@ -100,7 +100,7 @@ actor LinkService {
     private func refused(_ error: RouteError, link: LinkURL?) -> WireProtocol.Response {
         let reason = error.refusal.map { WireProtocol.Reason($0.reason) } ?? .noApp
         let part = error.refusal.map { " in the \($0.part.rawValue)" } ?? ""
-        let name = link.map { " to " + DaemonLog.name(of: $0) } ?? ""
+        let name = link.map { " to " + WireProtocol.Failure.name(of: $0) } ?? ""
         log.info("refused a link\(name): \(reason)\(part)", [("LINKD_REASON", reason.rawValue)])
         return .failed(WireProtocol.Failure(error, link: link))
     }
