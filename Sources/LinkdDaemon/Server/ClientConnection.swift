@@ -28,12 +28,16 @@ actor ClientConnection {
     /// `requestTimeout`. The loop runs on this actor, so a request costs no hop to it; a reset's password question
     /// (``askPassword(prompt:rejection:)``) comes in while the loop waits for the service's answer.
     ///
-    /// - Parameter subscribe: serves a connection that subscribed to an app's `forward` links, after the answer; with
-    ///   `receivesSessions` when it proved it holds the app's subscriber key.
+    /// - Parameter subscribe: serves a connection that subscribed to an app's `forward` links; with `receivesSessions`
+    ///   when it proved it holds the app's subscriber key. It registers the subscriber, then calls `acknowledge`
+    ///   (which writes the answer, `false` when that failed), so that a client holding the answer is first in line.
     func serve(
         _ service: LinkService,
         requestTimeout: Duration,
-        subscribe: @Sendable (_ app: String, _ receivesSessions: Bool) async -> Void
+        subscribe:
+            @Sendable (
+                _ app: String, _ receivesSessions: Bool, _ acknowledge: @Sendable () async -> Bool
+            ) async -> Void
     ) async {
         while true {
             let line: [UInt8]
@@ -78,8 +82,9 @@ actor ClientConnection {
                         throw .wrongSubscriberKey(app: app)
                     }
                     let answer = WireProtocol.Response.subscribed(app: app).line
-                    guard (try? await write(answer, deadline: .now + .seconds(5))) != nil else { return }
-                    await subscribe(app, key != nil)
+                    await subscribe(app, key != nil) {
+                        (try? await self.write(answer, deadline: .now + .seconds(5))) != nil
+                    }
                     return
                 }
             } catch {

@@ -94,8 +94,8 @@ struct Server: Sendable {
             return
         }
         let connection = ClientConnection(socket)
-        await connection.serve(service, requestTimeout: Daemon.requestTimeout) { app, receivesSessions in
-            await serveSubscriber(socket, app: app, receivesSessions: receivesSessions)
+        await connection.serve(service, requestTimeout: Daemon.requestTimeout) { app, receivesSessions, acknowledge in
+            await serveSubscriber(socket, app: app, receivesSessions: receivesSessions, acknowledge: acknowledge)
         }
     }
 
@@ -104,10 +104,20 @@ struct Server: Sendable {
 
     /// A subscribed connection: the app's `forward` links (and its sessions, with `receivesSessions`) are pushed to it
     /// until it goes away, or until it takes no line for ``subscriberPatience``. It is exempt from the first-byte
-    /// rule, since a subscriber only listens.
-    private func serveSubscriber(_ socket: AsyncSocket, app: String, receivesSessions: Bool) async {
+    /// rule, since a subscriber only listens. It is registered before `acknowledge` answers it: subscribers are served
+    /// in the order their answers went out.
+    private func serveSubscriber(
+        _ socket: AsyncSocket,
+        app: String,
+        receivesSessions: Bool,
+        acknowledge: @Sendable () async -> Bool
+    ) async {
         let forward = service.forward
         let (id, stream) = await forward.subscribe(app, receivesSessions: receivesSessions, service: service)
+        guard await acknowledge() else {
+            await forward.unsubscribe(app, id: id)
+            return
+        }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 var buffer: [UInt8] = []
