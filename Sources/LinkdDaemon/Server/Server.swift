@@ -133,8 +133,8 @@ struct Server: Sendable {
                     } catch ReactorError.timedOut {
                         // A line may be cut off: it is no link, and that link comes again to the next subscription.
                         log.warning(
-                            "\(app)'s subscriber took no line for \(Self.subscriberPatience.components.seconds) s and is let go; the links it had not taken wait "
-                                + "for its next subscription",
+                            "\(app)'s subscriber took no line for \(Self.subscriberPatience.components.seconds) s "
+                                + "and is let go; the links it had not taken wait for its next subscription",
                             [("LINKD_APP", app)]
                         )
                         return
