@@ -59,6 +59,20 @@ package enum LinkAction: Sendable, Hashable {
     case forward
     /// Turn the link into a session with the app's backend and deliver the session, never the link.
     case signin(SignInDelivery)
+
+    /// The word apps.d names the action by (`"reset"`, `{"exec": …}` …): the daemon finds the action's code by it.
+    package var keyword: String {
+        switch self {
+        case .reset: "reset"
+        case .exec: "exec"
+        case .dbus: "dbus"
+        case .forward: "forward"
+        case .signin: "signin"
+        }
+    }
+
+    /// Every action's keyword.
+    package static let keywords = ["reset", "exec", "dbus", "forward", "signin"]
 }
 
 /// Where a `signin` action delivers the session.

@@ -90,7 +90,7 @@ package struct Daemon: Sendable {
             clients: ClientCount(limit: options.limits.clients)
         )
         await withDiscardingTaskGroup { group in
-            group.addTask { await supervisor.run(service: service) }
+            group.addTask { await supervisor.run(context: service.context) }
             group.addTask {
                 for await _ in stops { shutdown.signalled() }
             }
@@ -152,7 +152,7 @@ package struct Daemon: Sendable {
         case .signal: log.info("stopping: letting running work finish for up to \(options.drainDeadline)")
         }
         server.shutdown.stop()
-        await service.forward.dropSessions(service)
+        await service.forward.dropSessions(service.context)
         let deadline = options.drainDeadline
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await server.activity.waitUntilQuiet() }

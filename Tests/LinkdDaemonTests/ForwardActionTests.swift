@@ -53,11 +53,15 @@ import Testing
         #expect(service.spool.entries().entries.count == 4, "the refused link was not recorded")
 
         // Handed to a subscriber that has not taken them yet, the three still wait.
-        let subscriber = await service.forward.subscribe("com.example.A", receivesSessions: false, service: service)
+        let subscriber = await service.forward.subscribe(
+            "com.example.A",
+            receivesSessions: false,
+            context: service.context
+        )
         #expect(await service.open("a://x/5").failure?.reason == .forwardQueueFull)
         var lines = subscriber.stream.makeAsyncIterator()
         let first = try #require(await lines.next())
-        await service.forward.written(first.entryID, service: service)
+        await service.forward.written(first.entryID, context: service.context)
         #expect(
             await service.open("a://x/6") == .accepted(route: "a://x/{id}", app: "com.example.A", state: .delivered)
         )

@@ -29,7 +29,7 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         let supervisor: ProgramSupervisor
         let shutdown: Shutdown
 
-        init(apps: String, forwardTTL: Double = 600) throws {
+        init(apps: String, forwardTTL: Double = 600, dbus: DBusAction = DBusAction()) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("service-\(UUID().uuidString)")
             let folder = root.appendingPathComponent("apps.d")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -49,7 +49,8 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
                 supervisor: supervisor,
                 execTimeLimit: .seconds(30),
                 forwardTTL: forwardTTL,
-                pkceStore: PKCEStore(stateFolder: root.path)
+                pkceStore: PKCEStore(stateFolder: root.path),
+                dbus: dbus
             )
         }
 
@@ -58,7 +59,7 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         /// Runs `body` while the supervisor watches the programs the service starts.
         func supervising(_ body: () async throws -> Void) async throws {
             try await withThrowingDiscardingTaskGroup { group in
-                group.addTask { await supervisor.run(service: service) }
+                group.addTask { await supervisor.run(context: service.context) }
                 try await body()
                 group.cancelAll()
             }
@@ -135,7 +136,7 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         let late = await world.service.forward.subscribe(
             "com.example.A",
             receivesSessions: false,
-            service: world.service
+            context: world.service.context
         )
         #expect(world.spooled.isEmpty, "an expired link leaves the spool when the queue is next read")
         await world.service.forward.unsubscribe("com.example.A", id: late.id)
@@ -154,14 +155,14 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         let subscriber = await world.service.forward.subscribe(
             "com.example.A",
             receivesSessions: false,
-            service: world.service
+            context: world.service.context
         )
         var lines = subscriber.stream.makeAsyncIterator()
         let outgoing = try #require(await lines.next())
         let payload = try #require(try JSONSerialization.jsonObject(with: Data(outgoing.line.utf8)) as? [String: Any])
         #expect(payload["url"] as? String == "myapp://note/2" && payload["id"] as? String == outgoing.entryID)
         #expect(world.spooled.count == 1, "handed out, not yet written")
-        await world.service.forward.written(outgoing.entryID, service: world.service)
+        await world.service.forward.written(outgoing.entryID, context: world.service.context)
         #expect(world.spooled.isEmpty)
     }
 
@@ -262,7 +263,7 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         let subscriber = await world.service.forward.subscribe(
             "com.example.A",
             receivesSessions: false,
-            service: world.service
+            context: world.service.context
         )
         var lines = subscriber.stream.makeAsyncIterator()
         #expect(await lines.next()?.entryID == queued.id)

@@ -34,17 +34,30 @@ protocol LinkClient: PasswordSource {
     func confirm(prompt: String) async -> Bool
 }
 
-/// One kind of action an apps.d link names (`exec`, `dbus`, `forward`, `reset`).
+/// One kind of action an apps.d link names (`exec`, `dbus`, `forward`, `reset`, `signin`).
 ///
-/// To add an action: a file in `Actions/` with a type that conforms, a case in ``LinkAction`` (apps.d) and in
-/// ``Spool/Entry/Kind``, and its arm in ``LinkService``'s two switches (`open` and `replay`).
+/// To add an action: a file in `Actions/` with a type that conforms, its entry in ``ActionSet``'s list, and its
+/// keyword in ``LinkAction`` (how apps.d writes it) and in ``Spool/Entry/Kind`` (what its spool entry keeps).
+/// ``LinkService`` finds the action by keyword; nothing else in the daemon names it.
 protocol Action: Sendable {
+    /// The keyword apps.d names it by, which is also its spool entries' kind (``LinkAction/keyword``,
+    /// ``Spool/Entry/Kind/keyword``).
+    static var keyword: String { get }
+
+    /// Whether the replay after a crash hands this action's links over side by side (``LinkService/replayWidth`` at a
+    /// time) rather than one after another in the order they were accepted.
+    static var replaysSideBySide: Bool { get }
+
     /// Acts on `link` for a client: records it in the spool before anything leaves the daemon, runs, and answers.
     ///
     /// - Parameter client: the connection, when the client said it can answer a password question.
-    func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response
+    func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response
 
     /// Takes up `entry`, which a daemon that stopped left in the spool; `link` is its link routed again with today's
     /// configuration, `nil` when it no longer routes. The action removes the entry when it is done with it.
-    func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async
+}
+
+extension Action {
+    static var replaysSideBySide: Bool { false }
 }

@@ -5,49 +5,67 @@ import LinkdWire
 /// The `dbus` action: `org.freedesktop.Application.Open` on the app id, which D-Bus activates when it is not
 /// running. The link stays in the spool until the app has answered.
 struct DBusAction: Action {
+    static let keyword = "dbus"
+
     /// How long the app may take to answer `Open`, D-Bus activation included.
     static let timeout: Duration = .seconds(25)
 
-    func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
+    /// Calls `Open` with the links on the app id; a blocking call (see ``SessionBus/openURIs(_:appID:timeout:)``).
+    typealias Opener = @Sendable (_ uris: [String], _ appID: String) throws(SystemError) -> Void
+
+    /// `Open` on the session bus of the daemon's environment.
+    static let sessionBus: Opener = { uris, appID throws(SystemError) in
+        try SessionBus.openURIs(uris, appID: appID, timeout: timeout)
+    }
+
+    let opener: Opener
+
+    init(opener: @escaping Opener = DBusAction.sessionBus) {
+        self.opener = opener
+    }
+
+    func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
-            entry = try service.record(link.url, kind: .dbus)
+            entry = try context.record(link.url, kind: .dbus)
         } catch {
             return .failed(error)
         }
-        return await deliver(entry, link: link, service: service)
+        return await deliver(entry, link: link, context: context)
     }
 
-    func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async {
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
         guard let link, case .dbus = link.claim.action else {
-            service.log.warning("link \(entry.shortID) no longer routes to a D-Bus app and is dropped")
-            service.spool.remove(entry.id)
+            context.log.warning("link \(entry.shortID) no longer routes to a D-Bus app and is dropped")
+            context.spool.remove(entry.id)
             return
         }
-        guard let again = service.markReplayed(entry) else { return }
-        service.log.notice("link \(entry.shortID) replayed after a crash", link.logFields(entry))
-        _ = await deliver(again, link: link, service: service)
+        guard let again = context.markReplayed(entry) else { return }
+        context.log.notice("link \(entry.shortID) replayed after a crash", link.logFields(entry))
+        _ = await deliver(again, link: link, context: context)
     }
 
     /// Calls `Open` with a recorded link, then removes it from the spool: the app has it, or the failure is
     /// reported.
-    private func deliver(_ entry: Spool.Entry, link: ClaimedLink, service: LinkService) async -> WireProtocol.Response {
+    private func deliver(_ entry: Spool.Entry, link: ClaimedLink, context: ActionContext) async -> WireProtocol.Response
+    {
         guard case .dbus(let appID) = link.claim.action else { preconditionFailure("a dbus link") }
         let url = entry.url
+        let opener = opener
         // sd_bus_call blocks: it runs on a thread of the blocking pool, never on the cooperative pool.
         let result = await BlockingCall.run { () -> SystemError? in
             do throws(SystemError) {
-                try SessionBus.openURIs([url], appID: appID, timeout: Self.timeout)
+                try opener([url], appID)
                 return nil
             } catch {
                 return error
             }
         }
-        service.spool.remove(entry.id)
+        context.spool.remove(entry.id)
         if let result {
             // The bus error is the app's own text and may quote the link: the log leaves it out, the answer (for the
             // person's own terminal) redacts it.
-            service.log.warning(
+            context.log.warning(
                 "link \(entry.shortID) not delivered to \(appID) over D-Bus: \(DaemonLog.hiding(url, in: "\(result)"))",
                 link.logFields(entry)
             )
@@ -55,7 +73,7 @@ struct DBusAction: Action {
                 WireProtocol.Failure(kind: .unavailable, reason: .actionFailed, message: "\(link.appName): \(result)")
             )
         }
-        service.log.info("link \(entry.shortID) delivered to \(appID) over D-Bus", link.logFields(entry))
+        context.log.info("link \(entry.shortID) delivered to \(appID) over D-Bus", link.logFields(entry))
         return .accepted(route: link.route.id, app: link.appName, state: .delivered)
     }
 }

@@ -10,72 +10,76 @@ import LinkdWire
 /// likes — it outlives the daemon, and its link is never replayed. What it writes goes to the log, redacted
 /// (``ProgramSupervisor``).
 struct ExecAction: Action {
+    static let keyword = "exec"
+    /// Each program is its own: a replay starts several at once.
+    static let replaysSideBySide = true
+
     /// How long a program may take to read its link (`LINKD_EXEC_TIME_LIMIT`).
     let timeLimit: Duration
     let supervisor: ProgramSupervisor
 
-    func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
+    func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
         guard case .exec = link.claim.action else { preconditionFailure("an exec link") }
-        if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }
+        if let joined = await context.joinOrStartFlight(link.flightKey) { return joined }
         let slots = supervisor.slots
         guard await slots.take() else {
             // Cancelled while it waited: the daemon's stop ran out of time, and nothing was done with the link.
-            if Task.isCancelled { return await fail(.daemonStopping, link: link, service: service) }
-            service.log.warning(
+            if Task.isCancelled { return await fail(.daemonStopping, link: link, context: context) }
+            context.log.warning(
                 "a link for \(link.appName) was refused: \(slots.limit) programs are running",
                 [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id)]
             )
-            return await fail(.tooManyPrograms(limit: slots.limit), link: link, service: service)
+            return await fail(.tooManyPrograms(limit: slots.limit), link: link, context: context)
         }
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
-            entry = try service.record(link.url, kind: .exec(program: nil))
+            entry = try context.record(link.url, kind: .exec(program: nil))
         } catch {
             slots.give()
-            return await fail(error, link: link, service: service)
+            return await fail(error, link: link, context: context)
         }
-        service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
-        return await deliver(link: link, entry: entry, service: service)
+        context.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
+        return await deliver(link: link, entry: entry, context: context)
     }
 
-    func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async {
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
         // The program started for it never read all of the link (it would have left the spool): it is ended first.
         if case .exec(let program?) = entry.kind, program.isRunning {
             program.kill()
-            service.log.notice("link \(entry.shortID): the program (pid \(program.pid)) that had not read it was ended")
+            context.log.notice("link \(entry.shortID): the program (pid \(program.pid)) that had not read it was ended")
         }
         guard let link, case .exec = link.claim.action else {
-            service.log.warning("link \(entry.shortID) no longer routes to a program and is dropped")
-            service.spool.remove(entry.id)
+            context.log.warning("link \(entry.shortID) no longer routes to a program and is dropped")
+            context.spool.remove(entry.id)
             return
         }
         // A slot first, so that a link left for the next daemon (none came free) has not used up its replay.
         let slots = supervisor.slots
         guard await slots.take() else {
-            service.log.warning(
+            context.log.warning(
                 "link \(entry.shortID) stays in the spool for the next daemon: \(slots.limit) programs are running",
                 link.logFields(entry)
             )
             return
         }
-        guard let again = service.markReplayed(entry),
-            await service.joinOrStartFlight(link.flightKey) == nil
+        guard let again = context.markReplayed(entry),
+            await context.joinOrStartFlight(link.flightKey) == nil
         else {
             slots.give()
             // Dropped after two replays, or a repeat of the same link, which is in flight already.
-            service.spool.remove(entry.id)
+            context.spool.remove(entry.id)
             return
         }
-        service.log.notice("link \(entry.shortID) replayed after a crash", link.logFields(entry))
-        _ = await deliver(link: link, entry: again, service: service)
+        context.log.notice("link \(entry.shortID) replayed after a crash", link.logFields(entry))
+        _ = await deliver(link: link, entry: again, context: context)
     }
 
     /// Starts the program, hands it the route, and answers once it has read it (or failed to).
-    private func deliver(link: ClaimedLink, entry: Spool.Entry, service: LinkService) async -> WireProtocol.Response {
+    private func deliver(link: ClaimedLink, entry: Spool.Entry, context: ActionContext) async -> WireProtocol.Response {
         guard case .exec(let arguments) = link.claim.action else { preconditionFailure("an exec link") }
         let payload = LinkPayload.of(id: entry.id, app: link.appName, route: link.route, url: entry.url)
         let answer = WireProtocol.Response.accepted(route: link.route.id, app: link.appName, state: .delivered)
-        return await deliver(payload, to: arguments, answering: answer, link: link, entry: entry, service: service)
+        return await deliver(payload, to: arguments, answering: answer, link: link, entry: entry, context: context)
     }
 
     /// Starts `arguments` (the caller holds one of the supervisor's slots), hands it `payload` on standard input,
@@ -89,7 +93,7 @@ struct ExecAction: Action {
         secrets: [String] = [],
         link: ClaimedLink,
         entry: Spool.Entry,
-        service: LinkService
+        context: ActionContext
     ) async -> WireProtocol.Response {
         guard arguments[0].hasPrefix("/"), FileSystem.isExecutable(arguments[0]) else {
             // Not found when the configuration was read (or gone since): nothing is run for the link.
@@ -99,7 +103,7 @@ struct ExecAction: Action {
                 arguments[0],
                 link: link,
                 entry: entry,
-                service: service
+                context: context
             )
         }
         do throws(TrustedPath.Failure) {
@@ -112,7 +116,7 @@ struct ExecAction: Action {
                 arguments[0],
                 link: link,
                 entry: entry,
-                service: service
+                context: context
             )
         }
         var subprocess = Subprocess(arguments, environment: Self.environment(linkID: entry.id), directory: "/")
@@ -125,23 +129,23 @@ struct ExecAction: Action {
                 guard case .exec = entry.kind else { return }
                 var started = entry
                 started.kind = .exec(program: ProcessIdentity.of(running.pid))
-                try? service.spool.write(started)
+                try? context.spool.write(started)
             }
-            service.spool.remove(entry.id)  // delivered: the program has it, and it is never replayed
-            service.log.info(
+            context.spool.remove(entry.id)  // delivered: the program has it, and it is never replayed
+            context.log.info(
                 "link \(entry.shortID) delivered to '\(arguments[0])' (pid \(program.pid))",
                 link.logFields(entry)
             )
-            await service.finishFlight(link.flightKey, with: answer, keepingItOpen: true)
+            await context.finishFlight(link.flightKey, with: answer, keepingItOpen: true)
             supervisor.watch(program, name: arguments[0], link: link, entry: entry, secrets: secrets)
             return answer
         } catch {
             if Task.isCancelled {
                 // The daemon is stopping before the program read the link: the link stays for the next daemon.
-                service.log.notice("link \(entry.shortID): the daemon stopped before the program read it")
+                context.log.notice("link \(entry.shortID): the daemon stopped before the program read it")
             } else {
-                service.spool.remove(entry.id)
-                service.log.warning(
+                context.spool.remove(entry.id)
+                context.log.warning(
                     "link \(entry.shortID) not delivered to '\(arguments[0])': \(error)",
                     link.logFields(entry)
                 )
@@ -150,7 +154,7 @@ struct ExecAction: Action {
             return await fail(
                 .unavailable(.actionFailed, "\(error)", app: link.appName),
                 link: link,
-                service: service
+                context: context
             )
         }
     }
@@ -163,22 +167,22 @@ struct ExecAction: Action {
         _ program: String,
         link: ClaimedLink,
         entry: Spool.Entry,
-        service: LinkService
+        context: ActionContext
     ) async -> WireProtocol.Response {
-        service.spool.remove(entry.id)
-        service.log.warning("link \(entry.shortID): the program '\(program)' \(problem)", link.logFields(entry))
+        context.spool.remove(entry.id)
+        context.log.warning("link \(entry.shortID): the program '\(program)' \(problem)", link.logFields(entry))
         supervisor.slots.give()
         let message = "the program '\(program)' \(problem); run 'linkd check'"
-        return await fail(.unavailable(reason, message, app: link.appName), link: link, service: service)
+        return await fail(.unavailable(reason, message, app: link.appName), link: link, context: context)
     }
 
     /// The answer when the program did not get the link; whoever joined the flight is told the same.
     func fail(
         _ failure: WireProtocol.Failure,
         link: ClaimedLink,
-        service: LinkService
+        context: ActionContext
     ) async -> WireProtocol.Response {
-        await service.finishFlight(link.flightKey, with: .failed(failure))
+        await context.finishFlight(link.flightKey, with: .failed(failure))
         return .failed(failure)
     }
 

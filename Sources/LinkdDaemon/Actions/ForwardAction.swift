@@ -5,6 +5,8 @@ import LinkdWire
 /// The `forward` action: the link goes to the app's subscriber (a connection that sent `{"op": "subscribe"}`), or
 /// waits in a queue, oldest first, until one subscribes or its time to live passes.
 actor ForwardAction: Action {
+    static let keyword = "forward"
+
     /// One link line for a subscriber.
     struct Outgoing: Sendable {
         let entryID: String
@@ -47,11 +49,11 @@ actor ForwardAction: Action {
         self.queueLimit = queueLimit
     }
 
-    func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
-        expireQueued(service)
+    func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
+        expireQueued(context)
         guard waiting(for: link.appName) < queueLimit else {
             // Refused before it is recorded; nothing suspends between this count and the link's place in the queue.
-            service.log.warning(
+            context.log.warning(
                 "a link for \(link.appName) was refused: \(queueLimit) links are waiting for it",
                 [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id)]
             )
@@ -60,33 +62,33 @@ actor ForwardAction: Action {
         let expires = Date().timeIntervalSince1970 + timeToLive
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
-            entry = try service.record(link.url, kind: .forward(app: link.appName, expires: expires))
+            entry = try context.record(link.url, kind: .forward(app: link.appName, expires: expires))
         } catch {
             return .failed(error)
         }
         let fields = [("LINKD_LINK_ID", String(entry.shortID)), ("LINKD_APP", link.appName)]
         if hand(QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires), to: link.appName) {
-            service.log.info("link \(entry.shortID) forwarded to \(link.appName)", fields)
+            context.log.info("link \(entry.shortID) forwarded to \(link.appName)", fields)
             return .accepted(route: link.route.id, app: link.appName, state: .delivered)
         }
         queued[link.appName, default: []].append(
             QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires)
         )
-        service.log.info("link \(entry.shortID) queued until \(link.appName) subscribes", fields)
+        context.log.info("link \(entry.shortID) queued until \(link.appName) subscribes", fields)
         return .accepted(route: link.route.id, app: link.appName, state: .queued)
     }
 
     /// A queued link goes to its app's subscriber, or waits for one again; one that no longer routes, or whose time
     /// to live has passed, is dropped. Only the entry itself is checked: a replay of thousands stays linear.
-    func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async {
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
         guard case .forward(let app, let expires) = entry.kind, let link, link.appName == app else {
-            service.log.warning("link \(entry.shortID) no longer routes to its app and is dropped")
-            service.spool.remove(entry.id)
+            context.log.warning("link \(entry.shortID) no longer routes to its app and is dropped")
+            context.spool.remove(entry.id)
             return
         }
         guard expires > Date().timeIntervalSince1970 else {
-            service.log.warning("link \(entry.shortID) expired before \(app) subscribed", [("LINKD_APP", app)])
-            service.spool.remove(entry.id)
+            context.log.warning("link \(entry.shortID) expired before \(app) subscribed", [("LINKD_APP", app)])
+            context.spool.remove(entry.id)
             return
         }
         let queuedLink = QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires)
@@ -108,8 +110,8 @@ actor ForwardAction: Action {
     }
 
     /// Whether one more link or session may wait for `app` (fewer than the queue limit wait).
-    func hasRoom(for app: String, service: LinkService) -> Bool {
-        expireQueued(service)
+    func hasRoom(for app: String, context: ActionContext) -> Bool {
+        expireQueued(context)
         return waiting(for: app) < queueLimit
     }
 
@@ -124,10 +126,10 @@ actor ForwardAction: Action {
         _ line: String,
         entry: Spool.Entry,
         app: String,
-        service: LinkService,
+        context: ActionContext,
         onExpiry: @escaping @Sendable () async -> Void
     ) -> WireProtocol.State {
-        service.activity.hold()
+        context.activity.hold()
         let link = QueuedLink(
             entry: entry,
             line: line,
@@ -140,7 +142,7 @@ actor ForwardAction: Action {
         let timeToLive = timeToLive
         Task { [weak self] in
             try? await Task.sleep(for: .seconds(timeToLive + 0.1))
-            await self?.expireQueued(service)
+            await self?.expireQueued(context)
         }
         return .queued
     }
@@ -162,15 +164,15 @@ actor ForwardAction: Action {
     func subscribe(
         _ app: String,
         receivesSessions: Bool,
-        service: LinkService
+        context: ActionContext
     ) -> (id: UInt64, stream: AsyncStream<Outgoing>) {
-        expireQueued(service)
+        expireQueued(context)
         nextSubscriberID += 1
         let (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self)
         subscribers[app, default: []].append(
             Subscriber(id: nextSubscriberID, continuation: continuation, receivesSessions: receivesSessions)
         )
-        service.log.info(
+        context.log.info(
             "\(app) subscribed" + (receivesSessions ? " with its key" : ""),
             [("LINKD_APP", app)]
         )
@@ -181,10 +183,10 @@ actor ForwardAction: Action {
     }
 
     /// The subscriber wrote the link to its socket: it leaves the spool, delivered once.
-    func written(_ entryID: String, service: LinkService) {
+    func written(_ entryID: String, context: ActionContext) {
         guard let handed = handedOut.removeValue(forKey: entryID) else { return }
-        service.spool.remove(entryID)
-        if handed.link.holdsDaemon { service.activity.release() }
+        context.spool.remove(entryID)
+        if handed.link.holdsDaemon { context.activity.release() }
     }
 
     /// The subscriber is gone: links handed to it but not written go back to the front of the queue.
@@ -203,13 +205,13 @@ actor ForwardAction: Action {
     }
 
     /// Drops queued links past their time to live; a session's `onExpiry` runs before it lets the daemon go.
-    func expireQueued(_ service: LinkService) {
+    func expireQueued(_ context: ActionContext) {
         let now = Date().timeIntervalSince1970
         for (app, links) in queued {
             let kept = links.filter { $0.expires > now }
             for link in links where link.expires <= now {
-                service.log.warning("link \(link.entry.shortID) expired before \(app) subscribed", [("LINKD_APP", app)])
-                drop(link, service)
+                context.log.warning("link \(link.entry.shortID) expired before \(app) subscribed", [("LINKD_APP", app)])
+                drop(link, context)
             }
             queued[app] = kept.isEmpty ? nil : kept
         }
@@ -218,31 +220,31 @@ actor ForwardAction: Action {
     /// The daemon is stopping: the sessions waiting in its memory would be lost with it, so each is dropped now, its
     /// `onExpiry` run (the daemon's stop waits for it), and its link's entry removed, so that no next daemon tells the
     /// person a second time. Queued links stay in the spool for the next daemon.
-    func dropSessions(_ service: LinkService) {
+    func dropSessions(_ context: ActionContext) {
         for (app, links) in queued {
             let kept = links.filter { !$0.holdsDaemon }
             for link in links where link.holdsDaemon {
-                service.log.warning(
+                context.log.warning(
                     "link \(link.entry.shortID): the daemon is stopping before \(app) subscribed",
                     [("LINKD_APP", app)]
                 )
-                drop(link, service)
+                drop(link, context)
             }
             queued[app] = kept.isEmpty ? nil : kept
         }
     }
 
     /// Removes a dropped link's spool entry; a session lets the daemon go once its `onExpiry` has returned.
-    private func drop(_ link: QueuedLink, _ service: LinkService) {
-        service.spool.remove(link.entry.id)
+    private func drop(_ link: QueuedLink, _ context: ActionContext) {
+        context.spool.remove(link.entry.id)
         guard link.holdsDaemon else { return }
         if let onExpiry = link.onExpiry {
             Task {
                 await onExpiry()
-                service.activity.release()
+                context.activity.release()
             }
         } else {
-            service.activity.release()
+            context.activity.release()
         }
     }
 }

@@ -9,10 +9,12 @@ import LinkdWire
 /// app's backend, the client is asked for the password, and the result goes back to the client — or to a desktop
 /// notification when no client waits any more.
 struct ResetAction: Action {
+    static let keyword = "reset"
+
     /// The verifiers of resets requested with `linkd reset request`.
     let pkceStore: PKCEStore?
 
-    func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
+    func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
         guard let backend = link.claim.backend ?? link.app.backend else {
             return .failed(
                 WireProtocol.Failure(
@@ -23,10 +25,10 @@ struct ResetAction: Action {
             )
         }
         // Before the client is asked anything: an expired link is that, whoever opened it.
-        if let expired = LinkExpiry.failure(link.route) { return refuse(expired, link, service) }
+        if let expired = LinkExpiry.failure(link.route) { return refuse(expired, link, context) }
         guard let client else {
             // Checked before anything is sent: a client that cannot answer leaves the link usable.
-            service.log.notice("a reset link for \(link.appName) came from a client that cannot give a password")
+            context.log.notice("a reset link for \(link.appName) came from a client that cannot give a password")
             return .failed(
                 WireProtocol.Failure(
                     kind: .temporary,
@@ -35,9 +37,9 @@ struct ResetAction: Action {
                 )
             )
         }
-        if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
-        let response = await run(link, backend: backend, client: client, service: service)
-        await service.finishFlight(link.flightKey, with: response)
+        if let joined = await context.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
+        let response = await run(link, backend: backend, client: client, context: context)
+        await context.finishFlight(link.flightKey, with: response)
         return response
     }
 
@@ -45,7 +47,7 @@ struct ResetAction: Action {
         _ link: ClaimedLink,
         backend: BackendConfig,
         client: any LinkClient,
-        service: LinkService
+        context: ActionContext
     ) async -> WireProtocol.Response {
         let ready = backend.makeBackend().reset.reset(
             of: link.route.auth,
@@ -56,29 +58,29 @@ struct ResetAction: Action {
         let reset: ReadyReset
         switch ready {
         case .success(let found): reset = found
-        case .failure(let failure): return refuse(WireProtocol.Failure(failure), link, service)
+        case .failure(let failure): return refuse(WireProtocol.Failure(failure), link, context)
         }
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
-            entry = try service.record(link.url, kind: .reset(sent: false))
+            entry = try context.record(link.url, kind: .reset(sent: false))
         } catch {
             return .failed(error)
         }
-        service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
-        let result = await reset.run(passwords: client) { Self.markSent(entry, service: service) }
-        let response = await report(result, entry: entry, link: link, client: client, service: service)
-        service.spool.remove(entry.id)
+        context.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
+        let result = await reset.run(passwords: client) { Self.markSent(entry, context: context) }
+        let response = await report(result, entry: entry, link: link, client: client, context: context)
+        context.spool.remove(entry.id)
         return response
     }
 
     private func refuse(
         _ failure: WireProtocol.Failure,
         _ link: ClaimedLink,
-        _ service: LinkService
+        _ context: ActionContext
     )
         -> WireProtocol.Response
     {
-        service.log.warning(
+        context.log.warning(
             "refused a link at \(link.appName)'s reset: \(failure.message)",
             [("LINKD_ROUTE", link.route.id)]
         )
@@ -87,8 +89,8 @@ struct ResetAction: Action {
 
     /// A reset left in the spool by a daemon that stopped is not run again: the person is told to click the link
     /// again (or, when the password may have been sent, to try it).
-    func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async {
-        service.spool.remove(entry.id)
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
+        context.spool.remove(entry.id)
         let app = link?.appName ?? "an app"
         let body: String
         if case .reset(sent: true) = entry.kind {
@@ -98,19 +100,19 @@ struct ResetAction: Action {
         } else {
             body = "\(app): linkd stopped before your password was reset; click the link in the email again."
         }
-        service.log.notice("link \(entry.shortID): a reset interrupted by a crash is not replayed")
-        await DesktopNotice.show(summary: "Password reset interrupted", body: body, log: service.log)
+        context.log.notice("link \(entry.shortID): a reset interrupted by a crash is not replayed")
+        await DesktopNotice.show(summary: "Password reset interrupted", body: body, log: context.log)
     }
 
     /// Records in the spool that the password is about to be sent; `false` (nothing is sent) when it cannot.
-    private static func markSent(_ entry: Spool.Entry, service: LinkService) -> Bool {
+    private static func markSent(_ entry: Spool.Entry, context: ActionContext) -> Bool {
         var sent = entry
         sent.kind = .reset(sent: true)
         do {
-            try service.spool.write(sent)
+            try context.spool.write(sent)
             return true
         } catch {
-            service.log.error("cannot write the spool: \(error)")
+            context.log.error("cannot write the spool: \(error)")
             return false
         }
     }
@@ -121,7 +123,7 @@ struct ResetAction: Action {
         entry: Spool.Entry,
         link: ClaimedLink,
         client: any LinkClient,
-        service: LinkService
+        context: ActionContext
     ) async -> WireProtocol.Response {
         let summary: String
         let message: String
@@ -130,21 +132,21 @@ struct ResetAction: Action {
         case .success(let success):
             summary = "Password changed"
             message = "the password of \(success.account) was changed"
-            service.log.info("link \(entry.shortID): \(message)", link.logFields(entry))
+            context.log.info("link \(entry.shortID): \(message)", link.logFields(entry))
             response = .accepted(route: link.route.id, app: link.appName, state: .done, message: message)
-        case .failure(let failure) where failure.kind == .cancelled && service.shutdown.isStopping:
+        case .failure(let failure) where failure.kind == .cancelled && context.shutdown.isStopping:
             // The question was cut short by the stop: nothing was sent with a password, and the client, whose
             // connection only stopped being read, is told.
-            service.log.notice("link \(entry.shortID): stopped while waiting for the password", link.logFields(entry))
+            context.log.notice("link \(entry.shortID): stopped while waiting for the password", link.logFields(entry))
             return .failed(.daemonStopping)
         case .failure(let failure):
             summary = "Password not changed"
             message = failure.message
-            service.log.warning("link \(entry.shortID): \(message)", link.logFields(entry))
+            context.log.warning("link \(entry.shortID): \(message)", link.logFields(entry))
             response = .failed(WireProtocol.Failure(failure))
         }
         if await !client.isWaiting {
-            await DesktopNotice.show(summary: summary, body: "\(link.appName): \(message)", log: service.log)
+            await DesktopNotice.show(summary: summary, body: "\(link.appName): \(message)", log: context.log)
         }
         return response
     }

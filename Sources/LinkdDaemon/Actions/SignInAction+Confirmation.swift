@@ -11,7 +11,7 @@ extension SignInAction {
     func confirmEmail(
         _ link: ClaimedLink,
         backend: AppServicesBackend,
-        service: LinkService
+        context: ActionContext
     ) async -> WireProtocol.Response {
         guard case .appServicesConfirm(let token) = link.route.auth else {
             return refuse(
@@ -21,22 +21,22 @@ extension SignInAction {
                     message: "a '\(link.route.id)' link does not sign in; linkd refuses it at a sign-in link"
                 ),
                 link,
-                service
+                context
             )
         }
-        if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
+        if let joined = await context.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
-            entry = try service.record(link.url, kind: .signin)
+            entry = try context.record(link.url, kind: .signin)
         } catch {
-            await service.finishFlight(link.flightKey, with: .failed(error))
+            await context.finishFlight(link.flightKey, with: .failed(error))
             return .failed(error)
         }
-        service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
+        context.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
         let response: WireProtocol.Response
         do throws(SessionError) {
             try await backend.confirmEmail(token: token.token, tokenID: token.tokenID)
-            service.log.info("link \(entry.shortID): the email of an account of \(link.appName) was confirmed")
+            context.log.info("link \(entry.shortID): the email of an account of \(link.appName) was confirmed")
             response = .accepted(
                 route: link.route.id,
                 app: link.appName,
@@ -45,11 +45,11 @@ extension SignInAction {
             )
         } catch {
             let failure = WireProtocol.Failure(SignInFailure(error))
-            service.log.warning("link \(entry.shortID): not confirmed: \(failure.message)", link.logFields(entry))
+            context.log.warning("link \(entry.shortID): not confirmed: \(failure.message)", link.logFields(entry))
             response = .failed(failure)
         }
-        service.spool.remove(entry.id)
-        await service.finishFlight(link.flightKey, with: response)
+        context.spool.remove(entry.id)
+        await context.finishFlight(link.flightKey, with: response)
         return response
     }
 }

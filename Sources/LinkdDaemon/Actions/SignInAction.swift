@@ -17,6 +17,8 @@ import LinkdWire
 /// delivered only once the person has confirmed it ("Sign in to APP as EMAIL?", with the account as the backend
 /// names it) on the terminal of `linkd open`, and refused before anything is sent when no one can be asked.
 struct SignInAction: Action {
+    static let keyword = "signin"
+
     /// The verifiers of sign-ins started with `linkd login`.
     let pkceStore: PKCEStore?
     /// The secrets of Sign in with Apple started with `linkd login --provider apple`.
@@ -28,28 +30,28 @@ struct SignInAction: Action {
     /// The `linkd login` commands waiting for their sign-in from the browser, which confirm it.
     let waiters = SignInWaiters()
 
-    func open(_ link: ClaimedLink, client: (any LinkClient)?, service: LinkService) async -> WireProtocol.Response {
+    func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
         guard case .signin(let delivery) = link.claim.action else { preconditionFailure("a signin link") }
         guard let configured = (link.claim.backend ?? link.app.backend)?.makeBackend() else {
             return refuse(
                 WireProtocol.Failure(kind: .unavailable, reason: .noBackend, message: "\(link.appName) has no backend"),
                 link,
-                service
+                context
             )
         }
         // An App Services `signin` link that is no Apple callback confirms an account's email: it signs no one in.
         if case .appServices(let appServices) = configured {
             guard case .appleCallback = link.route.auth else {
-                return await confirmEmail(link, backend: appServices, service: service)
+                return await confirmEmail(link, backend: appServices, context: context)
             }
         }
         let backend = configured.signIn
-        if let expired = LinkExpiry.failure(link.route) { return refuse(expired, link, service) }
+        if let expired = LinkExpiry.failure(link.route) { return refuse(expired, link, context) }
         let material: SignInMaterial
         let confirmation: Confirmation
         switch await Self.material(link, store: pkceStore, appleStore: appleStore, client: client, waiters: waiters) {
         case .success(let value): (material, confirmation) = value
-        case .failure(let failure): return refuse(failure, link, service)
+        case .failure(let failure): return refuse(failure, link, context)
         }
         let response = await signIn(
             link,
@@ -58,7 +60,7 @@ struct SignInAction: Action {
             material: material,
             confirmation: confirmation,
             client: client,
-            service: service
+            context: context
         )
         // The `linkd login` that started it in the browser hears how it ended.
         if material.isStartedInBrowser { await waiters.finish(link.appName, with: response) }
@@ -73,12 +75,12 @@ struct SignInAction: Action {
         material: SignInMaterial,
         confirmation: Confirmation,
         client: (any LinkClient)?,
-        service: LinkService
+        context: ActionContext
     ) async -> WireProtocol.Response {
-        if delivery == .forward, await !forward.hasRoom(for: link.appName, service: service) {
-            return refuse(.forwardQueueFull(app: link.appName, limit: forward.queueLimit), link, service)
+        if delivery == .forward, await !forward.hasRoom(for: link.appName, context: context) {
+            return refuse(.forwardQueueFull(app: link.appName, limit: forward.queueLimit), link, context)
         }
-        if let joined = await service.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
+        if let joined = await context.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
         // A program slot for the delivery (a forwarded session waits for its subscriber instead).
         let hasSlot = if delivery == .forward { true } else { await exec.supervisor.slots.take() }
         guard hasSlot else {
@@ -86,17 +88,17 @@ struct SignInAction: Action {
             return await exec.fail(
                 Task.isCancelled ? .daemonStopping : .tooManyPrograms(limit: limit),
                 link: link,
-                service: service
+                context: context
             )
         }
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
-            entry = try service.record(link.url, kind: .signin)
+            entry = try context.record(link.url, kind: .signin)
         } catch {
             giveSlot(delivery)
-            return await exec.fail(error, link: link, service: service)
+            return await exec.fail(error, link: link, context: context)
         }
-        service.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
+        context.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
         let deadline = ContinuousClock.now + RequestDeadline.backendTimeLimit
         let outcome = await RequestDeadline.$current.withValue(deadline) {
             () async -> Result<SignInBackend.Session, SessionError> in
@@ -111,18 +113,18 @@ struct SignInAction: Action {
         case .success(let value):
             session = value
         case .failure(let error):
-            service.spool.remove(entry.id)
+            context.spool.remove(entry.id)
             giveSlot(delivery)
             let failure = WireProtocol.Failure(SignInFailure(error))
-            service.log.warning("link \(entry.shortID): not signed in: \(failure.message)", link.logFields(entry))
-            return await exec.fail(failure, link: link, service: service)
+            context.log.warning("link \(entry.shortID): not signed in: \(failure.message)", link.logFields(entry))
+            return await exec.fail(failure, link: link, context: context)
         }
         let email = session.account
         if await !isConfirmed(confirmation, app: link.appName, email: email, client: client) {
             let signedOut = await session.signOut()
-            service.spool.remove(entry.id)
+            context.spool.remove(entry.id)
             giveSlot(delivery)
-            service.log.notice(
+            context.log.notice(
                 "link \(entry.shortID): the sign-in to \(link.appName) as \(JWTClaims.mask(email)) was not confirmed"
                     + (signedOut ? "; its session was signed out" : ""),
                 link.logFields(entry)
@@ -132,9 +134,9 @@ struct SignInAction: Action {
                 reason: .notConfirmed,
                 message: "the sign-in to \(link.appName) as \(email) was not confirmed; nothing was delivered"
             )
-            return await exec.fail(failure, link: link, service: service)
+            return await exec.fail(failure, link: link, context: context)
         }
-        service.log.info(
+        context.log.info(
             "link \(entry.shortID): signed in to \(link.appName) as \(JWTClaims.mask(email))",
             link.logFields(entry)
         )
@@ -154,15 +156,15 @@ struct SignInAction: Action {
                 secrets: session.secretValues,
                 link: link,
                 entry: entry,
-                service: service
+                context: context
             )
         case .forward:
             let state = await forward.session(
                 String(decoding: line, as: UTF8.self),
                 entry: entry,
                 app: link.appName,
-                service: service,
-                onExpiry: Self.signOutUndelivered(session, app: link.appName, service: service)
+                context: context,
+                onExpiry: Self.signOutUndelivered(session, app: link.appName, context: context)
             )
             let waits = state == .queued ? "; the session waits until \(link.appName) subscribes" : ""
             response = .accepted(
@@ -171,18 +173,18 @@ struct SignInAction: Action {
                 state: state,
                 message: "signed in: \(link.appName) as \(email)" + waits
             )
-            service.log.info(
+            context.log.info(
                 "link \(entry.shortID): session " + (state == .queued ? "queued for" : "forwarded to")
                     + " \(link.appName)",
                 link.logFields(entry)
             )
-            await service.finishFlight(link.flightKey, with: response)
+            await context.finishFlight(link.flightKey, with: response)
         }
         if let client, await !client.isWaiting, case .accepted = response {
             await DesktopNotice.show(
                 summary: "Signed in",
                 body: "Signed in to \(link.appName) as \(email).",
-                log: service.log
+                log: context.log
             )
         }
         return response
@@ -190,23 +192,23 @@ struct SignInAction: Action {
 
     /// A sign-in left in the spool by a daemon that stopped is not run again (its code may have been used, and the
     /// session never reached the app): the person is told to sign in again.
-    func replay(_ entry: Spool.Entry, link: ClaimedLink?, service: LinkService) async {
-        service.spool.remove(entry.id)
-        service.log.notice("link \(entry.shortID): a sign-in interrupted by a crash is not replayed")
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
+        context.spool.remove(entry.id)
+        context.log.notice("link \(entry.shortID): a sign-in interrupted by a crash is not replayed")
         let app = link?.appName ?? "an app"
         await DesktopNotice.show(
             summary: "Sign-in interrupted",
             body: "\(app): linkd stopped before you were signed in; sign in again.",
-            log: service.log
+            log: context.log
         )
     }
 
     func refuse(
         _ failure: WireProtocol.Failure,
         _ link: ClaimedLink,
-        _ service: LinkService
+        _ context: ActionContext
     ) -> WireProtocol.Response {
-        service.log.warning(
+        context.log.warning(
             "refused a link at \(link.appName)'s sign-in: \(failure.message)",
             [("LINKD_ROUTE", link.route.id)]
         )
@@ -242,11 +244,11 @@ extension SignInAction {
     fileprivate static func signOutUndelivered(
         _ session: SignInBackend.Session,
         app: String,
-        service: LinkService
+        context: ActionContext
     ) -> @Sendable () async -> Void {
         {
             let signedOut = await session.signOut()
-            service.log.notice(
+            context.log.notice(
                 "the session for \(app) was not taken"
                     + (signedOut ? " and was signed out" : "; signing it out failed"),
                 [("LINKD_APP", app)]
@@ -254,7 +256,7 @@ extension SignInAction {
             await DesktopNotice.show(
                 summary: "Sign-in not delivered",
                 body: "\(app) did not take the sign-in; start \(app) and sign in again.",
-                log: service.log
+                log: context.log
             )
         }
     }

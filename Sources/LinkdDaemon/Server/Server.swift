@@ -113,7 +113,7 @@ struct Server: Sendable {
         acknowledge: @Sendable () async -> Bool
     ) async {
         let forward = service.forward
-        let (id, stream) = await forward.subscribe(app, receivesSessions: receivesSessions, service: service)
+        let (id, stream) = await forward.subscribe(app, receivesSessions: receivesSessions, context: service.context)
         guard await acknowledge() else {
             await forward.unsubscribe(app, id: id)
             return
@@ -141,7 +141,7 @@ struct Server: Sendable {
                     } catch {
                         return  // gone
                     }
-                    await forward.written(outgoing.entryID, service: service)
+                    await forward.written(outgoing.entryID, context: service.context)
                 }
             }
             await group.next()

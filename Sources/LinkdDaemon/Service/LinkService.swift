@@ -8,25 +8,21 @@ import LinkdWire
 /// are acknowledged, hand them to their action, and join a link that is opened again while its first run is in
 /// flight.
 actor LinkService {
-    /// One run of a link; repeats of the link wait for its answer.
-    private struct Flight {
-        var response: WireProtocol.Response?
-        var waiters: [CheckedContinuation<WireProtocol.Response, Never>] = []
-    }
-
     private(set) var resolver: LinkResolver
-    nonisolated let spool: Spool
-    nonisolated let log: DaemonLog
-    nonisolated let activity: Activity
-    nonisolated let shutdown: Shutdown
+    /// What the actions may use of the daemon.
+    nonisolated let context: ActionContext
     /// The keys that let an app's subscriber take its sessions, kept up to date with the configuration.
     nonisolated let subscriberKeys: SubscriberKeys
-    let exec: ExecAction
-    let dbus: DBusAction
-    let forward: ForwardAction
-    let reset: ResetAction
-    let signIn: SignInAction
-    private var flights: [String: Flight] = [:]
+    nonisolated let actions: ActionSet
+
+    nonisolated var spool: Spool { context.spool }
+    nonisolated var log: DaemonLog { context.log }
+    nonisolated var activity: Activity { context.activity }
+    nonisolated var shutdown: Shutdown { context.shutdown }
+    /// The `forward` action, whose subscribers the server serves.
+    nonisolated var forward: ForwardAction { actions.forward }
+    /// The `signin` action, whose waiting `linkd login`s the server serves.
+    nonisolated var signIn: SignInAction { actions.signIn }
 
     init(
         resolver: LinkResolver,
@@ -41,19 +37,28 @@ actor LinkService {
         forwardQueueLimit: Int = Daemon.Limits().queuedForwardLinks,
         pkceStore: PKCEStore?,
         signInStore: PKCEStore? = nil,
-        appleStore: PKCEStore? = nil
+        appleStore: PKCEStore? = nil,
+        dbus: DBusAction = DBusAction()
     ) {
         self.resolver = resolver
-        self.spool = spool
-        self.log = log
-        self.activity = activity
-        self.shutdown = shutdown
+        context = ActionContext(
+            spool: spool,
+            log: log,
+            activity: activity,
+            shutdown: shutdown,
+            flights: Flights(activity: activity)
+        )
         self.subscriberKeys = subscriberKeys
-        exec = ExecAction(timeLimit: execTimeLimit, supervisor: supervisor)
-        dbus = DBusAction()
-        forward = ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit)
-        reset = ResetAction(pkceStore: pkceStore)
-        signIn = SignInAction(pkceStore: signInStore, appleStore: appleStore, exec: exec, forward: forward)
+        actions = ActionSet(
+            supervisor: supervisor,
+            execTimeLimit: execTimeLimit,
+            forwardTTL: forwardTTL,
+            forwardQueueLimit: forwardQueueLimit,
+            pkceStore: pkceStore,
+            signInStore: signInStore,
+            appleStore: appleStore,
+            dbus: dbus
+        )
     }
 
     /// Reads the configuration again and routes the next link with it; a configuration that has problems keeps its
@@ -86,13 +91,12 @@ actor LinkService {
             preconditionFailure("a resolver without the built-in fallback always names the app")
         }
         let claimed = ClaimedLink(url: link.href, app: app, claim: claim, route: resolution.route)
-        switch claim.action {
-        case .exec: return await exec.open(claimed, client: client, service: self)
-        case .dbus: return await dbus.open(claimed, client: client, service: self)
-        case .forward: return await forward.open(claimed, client: client, service: self)
-        case .reset: return await reset.open(claimed, client: client, service: self)
-        case .signin: return await signIn.open(claimed, client: client, service: self)
+        guard let action = actions.byKeyword[claim.action.keyword] else {
+            log.error("linkd has no '\(claim.action.keyword)' action", [("LINKD_APP", app.app)])
+            let message = "linkd has no '\(claim.action.keyword)' action; nothing was done with the link"
+            return .failed(WireProtocol.Failure(kind: .unavailable, reason: .actionFailed, message: message))
         }
+        return await action.open(claimed, client: client, context: context)
     }
 
     /// The answer to a link that is refused or unmatched. The client hears why in full; the log names the link by
@@ -136,19 +140,21 @@ actor LinkService {
             var running = 0
             for entry in entries where !shutdown.isStopping && !Task.isCancelled {
                 let link = claimedLink(entry.url)
-                switch entry.kind {
-                case .exec:
-                    if running == Self.replayWidth {
-                        await group.next()
-                        running -= 1
-                    }
-                    running += 1
-                    group.addTask { await self.exec.replay(entry, link: link, service: self) }
-                case .dbus: await dbus.replay(entry, link: link, service: self)
-                case .forward: await forward.replay(entry, link: link, service: self)
-                case .reset: await reset.replay(entry, link: link, service: self)
-                case .signin: await signIn.replay(entry, link: link, service: self)
+                guard let action = actions.byKeyword[entry.kind.keyword] else {
+                    log.error("link \(entry.shortID) stays in the spool: linkd has no '\(entry.kind.keyword)' action")
+                    continue
                 }
+                guard type(of: action).replaysSideBySide else {
+                    await action.replay(entry, link: link, context: context)
+                    continue
+                }
+                if running == Self.replayWidth {
+                    await group.next()
+                    running -= 1
+                }
+                running += 1
+                let context = context
+                group.addTask { await action.replay(entry, link: link, context: context) }
             }
         }
     }
@@ -159,66 +165,5 @@ actor LinkService {
             let app = resolution.app, let claim = resolution.link
         else { return nil }
         return ClaimedLink(url: link.href, app: app, claim: claim, route: resolution.route)
-    }
-
-    /// Records an accepted link in the spool before any action runs, so that a crash cannot lose it.
-    ///
-    /// - Throws: a ``WireProtocol/Failure`` (temporary: `spool_full`, `disk_full` or `spool_unwritable`) after
-    ///   logging why, when the spool cannot take the link: the link is refused before it is acknowledged.
-    nonisolated func record(_ url: String, kind: Spool.Entry.Kind) throws(WireProtocol.Failure) -> Spool.Entry {
-        do throws(Spool.Failure) {
-            return try spool.add(url: url, kind: kind)
-        } catch {
-            log.error("refused a link: \(error)", [("LINKD_REASON", error.reason.rawValue)])
-            throw WireProtocol.Failure(kind: .temporary, reason: error.reason, message: error.description)
-        }
-    }
-
-    /// `entry` with one more attempt written to the spool, for its replay; `nil` (the entry removed) when it was
-    /// replayed once already: a link whose action crashed the daemon twice is not tried a third time.
-    nonisolated func markReplayed(_ entry: Spool.Entry) -> Spool.Entry? {
-        guard entry.attempts < 2 else {
-            log.warning("link \(entry.shortID) was already replayed once and is dropped")
-            spool.remove(entry.id)
-            return nil
-        }
-        var again = entry
-        again.attempts += 1
-        try? spool.write(again)
-        return again
-    }
-
-    /// The answer of the run in flight for `key`, once it has one; `nil` after marking `key` in flight when none is.
-    /// Nothing suspends between the check and the mark, so two opens arriving together start one run.
-    func joinOrStartFlight(_ key: String) async -> WireProtocol.Response? {
-        guard var joined = flights[key] else {
-            flights[key] = Flight()
-            activity.hold()
-            return nil
-        }
-        if let response = joined.response { return response }
-        return await withCheckedContinuation { continuation in
-            joined.waiters.append(continuation)
-            flights[key] = joined
-        }
-    }
-
-    /// Answers every open that joined `key`. With `keepingItOpen` the flight stays (a repeat gets `response`) until
-    /// ``endFlight(_:)``, without keeping the daemon up; otherwise it ends now.
-    func finishFlight(_ key: String, with response: WireProtocol.Response, keepingItOpen: Bool = false) {
-        guard var flight = flights[key] else { return }
-        let waiters = flight.waiters
-        flight.waiters = []
-        flight.response = response
-        flights[key] = flight
-        for waiter in waiters { waiter.resume(returning: response) }
-        activity.release()  // answered: what stays open only joins repeats, and keeps the daemon up no longer
-        if !keepingItOpen { flights.removeValue(forKey: key) }
-    }
-
-    /// Ends the flight of `key` (its program exited): the next open of the link is a new run.
-    func endFlight(_ key: String) {
-        guard let flight = flights.removeValue(forKey: key) else { return }
-        precondition(flight.waiters.isEmpty && flight.response != nil, "a flight ends after its answer")
     }
 }

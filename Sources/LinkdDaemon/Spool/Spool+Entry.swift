@@ -15,6 +15,17 @@ extension Spool {
             case reset(sent: Bool)
             /// A sign-in: the link's code is exchanged for a session, which goes to the app's program.
             case signin
+
+            /// The action's keyword (``LinkAction/keyword``): the entry's `kind` in its file.
+            package var keyword: String {
+                switch self {
+                case .exec: "exec"
+                case .dbus: "dbus"
+                case .forward: "forward"
+                case .reset: "reset"
+                case .signin: "signin"
+                }
+            }
         }
 
         /// The stable id: the file name, and the `id` an exec program receives, so it can recognise a repeat.
@@ -78,19 +89,14 @@ extension Spool.Entry: Codable {
         try container.encode(url, forKey: .url)
         try container.encode(attempts, forKey: .attempts)
         try container.encode(accepted, forKey: .accepted)
+        try container.encode(kind.keyword, forKey: .kind)
         switch kind {
-        case .exec(let program):
-            try container.encode("exec", forKey: .kind)
-            try container.encodeIfPresent(program, forKey: .program)
-        case .dbus: try container.encode("dbus", forKey: .kind)
+        case .exec(let program): try container.encodeIfPresent(program, forKey: .program)
+        case .dbus, .signin: break
         case .forward(let app, let expires):
-            try container.encode("forward", forKey: .kind)
             try container.encode(app, forKey: .app)
             try container.encode(expires, forKey: .expires)
-        case .reset(let sent):
-            try container.encode("reset", forKey: .kind)
-            try container.encode(sent, forKey: .sent)
-        case .signin: try container.encode("signin", forKey: .kind)
+        case .reset(let sent): try container.encode(sent, forKey: .sent)
         }
     }
 }

@@ -61,10 +61,10 @@ final class ProgramSupervisor: Sendable {
     }
 
     /// Runs the watches until the task is cancelled.
-    func run(service: LinkService) async {
+    func run(context: ActionContext) async {
         await withDiscardingTaskGroup { group in
             for await watched in stream {
-                group.addTask { await self.supervise(watched, service: service) }
+                group.addTask { await self.supervise(watched, context: context) }
             }
         }
     }
@@ -72,7 +72,7 @@ final class ProgramSupervisor: Sendable {
     /// The longest line of a program's output that is logged; the rest of a longer one is skipped.
     static let lineLimit = 4_096
 
-    private func supervise(_ watched: Watched, service: LinkService) async {
+    private func supervise(_ watched: Watched, context: ActionContext) async {
         let program = watched.program
         defer {
             program.closeDescriptors()
@@ -90,16 +90,16 @@ final class ProgramSupervisor: Sendable {
                 }
                 let text = redact(String(decoding: line.bytes, as: UTF8.self), watched)
                 let mark = line.isCut ? " [cut: the line was longer than \(Self.lineLimit) bytes]" : ""
-                service.log.info("link \(watched.entryID): \(watched.name): \(text)\(mark)", watched.fields)
+                context.log.info("link \(watched.entryID): \(watched.name): \(text)\(mark)", watched.fields)
             }
         }
         guard let status = try? await program.exitStatus() else { return }
-        await service.endFlight(watched.flightKey)
+        await context.endFlight(watched.flightKey)
         let message = "link \(watched.entryID): the program (pid \(program.pid)) exited with status \(status)"
         if status == 0 {
-            service.log.info(message, watched.fields)
+            context.log.info(message, watched.fields)
         } else {
-            service.log.warning(message, watched.fields)
+            context.log.warning(message, watched.fields)
         }
     }
 
