@@ -23,6 +23,9 @@ package struct AppServicesBackend: AuthBackend {
     /// An App Services reset email leads to the link the app's own settings name.
     package static let emailLeadsToRequestedLink = false
 
+    /// An App Services email links to the app's own link.
+    package static let emailedLinkPath: String? = nil
+
     /// The backend that talks through `client`.
     package init(client: AppServicesClient) {
         self.client = client

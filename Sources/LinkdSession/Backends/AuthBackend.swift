@@ -15,6 +15,11 @@ package protocol AuthBackend: Sendable {
     /// `linkd reset request` needs a reset link of the app to name; `false` when the backend's own settings name it.
     static var emailLeadsToRequestedLink: Bool { get }
 
+    /// The path, under the backend's URL, of the links its emails carry when they point at the backend itself (which
+    /// checks the token and redirects to the app's link): Supabase's `/auth/v1/verify`. `nil` when its emails link to
+    /// the app directly.
+    static var emailedLinkPath: String? { get }
+
     /// What a link routed as `route` (its route id `routeID`) gives a reset of `app` with this backend.
     ///
     /// - Parameter verifiers: the store of the PKCE verifiers of resets `linkd reset request` asked for.

@@ -26,6 +26,9 @@ package struct SupabaseBackend: AuthBackend {
     /// A Supabase reset email leads to the `redirect_to` the request names.
     package static let emailLeadsToRequestedLink = true
 
+    /// A Supabase email links to GoTrue's verify endpoint, which redirects to the `redirect_to` it names.
+    package static let emailedLinkPath: String? = "/auth/v1/verify"
+
     /// The backend that talks through `client`.
     package init(client: GoTrueClient) {
         self.client = client
