@@ -4,26 +4,15 @@ import LinkdSession
 import LinkdWire
 
 extension SignInAction {
-    /// An App Services email confirmation at a sign-in link (`appservices.confirm`): the account is confirmed
-    /// (`POST …/local-userpass/confirm` with the link's `token` and `tokenId`, once) and the person is told to sign in;
-    /// nothing is delivered, since a confirmation makes no session. Confirming needs no question first: it signs no
-    /// one in, so a mailed link of someone else's confirms only their own account.
+    /// An email confirmation at a sign-in link (App Services' `appservices.confirm`): the account is confirmed once
+    /// (``SessionBackend/emailConfirmation(of:)``) and the person is told to sign in; nothing is delivered, since a
+    /// confirmation makes no session. Confirming needs no question first: it signs no one in, so a mailed link of
+    /// someone else's confirms only their own account.
     func confirmEmail(
         _ link: ClaimedLink,
-        backend: AppServicesBackend,
+        with confirmation: SessionBackend.EmailConfirmation,
         context: ActionContext
     ) async -> WireProtocol.Response {
-        guard case .appServicesConfirm(let token) = link.route.auth else {
-            return refuse(
-                WireProtocol.Failure(
-                    kind: .invalid,
-                    reason: .notASignIn,
-                    message: "a '\(link.route.id)' link does not sign in; linkd refuses it at a sign-in link"
-                ),
-                link,
-                context
-            )
-        }
         if let joined = await context.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
@@ -35,7 +24,7 @@ extension SignInAction {
         context.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
         let response: WireProtocol.Response
         do throws(SessionError) {
-            try await backend.confirmEmail(token: token.token, tokenID: token.tokenID)
+            try await confirmation()
             context.log.info("link \(entry.shortID): the email of an account of \(link.appName) was confirmed")
             response = .accepted(
                 route: link.route.id,

@@ -39,11 +39,9 @@ struct SignInAction: Action {
                 context
             )
         }
-        // An App Services `signin` link that is no Apple callback confirms an account's email: it signs no one in.
-        if case .appServices(let appServices) = configured {
-            guard case .appleCallback = link.route.auth else {
-                return await confirmEmail(link, backend: appServices, context: context)
-            }
+        // A backend's email-confirmation link at a sign-in link confirms an account: it signs no one in.
+        if let confirmation = configured.emailConfirmation(of: link.route.auth) {
+            return await confirmEmail(link, with: confirmation, context: context)
         }
         let backend = configured.signIn
         if let expired = LinkExpiry.failure(link.route) { return refuse(expired, link, context) }

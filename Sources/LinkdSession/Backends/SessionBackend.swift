@@ -15,6 +15,18 @@ package enum SessionBackend: Sendable {
         }
     }
 
+    /// Confirms an account's email at the backend, once; it signs no one in.
+    package typealias EmailConfirmation = @Sendable () async throws(SessionError) -> Void
+
+    /// The confirmation `route` makes at this backend when it is the backend's email-confirmation link (App Services'
+    /// `appservices.confirm`: `POST …/local-userpass/confirm` with its token pair); `nil` for any other link.
+    package func emailConfirmation(of route: AuthRoute?) -> EmailConfirmation? {
+        guard case .appServices(let backend) = self, case .appServicesConfirm(let link) = route else { return nil }
+        return { () async throws(SessionError) in
+            try await backend.confirmEmail(token: link.token, tokenID: link.tokenID)
+        }
+    }
+
     /// The backend as a reset sees it.
     package var reset: any AuthBackend {
         switch self {
