@@ -97,7 +97,7 @@ struct LoginCommand: Command {
         guard let link = config.links.first(where: { if case .signin = $0.action { true } else { false } }) else {
             throw .failed("\(app) claims no signin link for the sign-in to come back to", exitCode: .usage)
         }
-        guard let backend = link.backend ?? config.backend, case .supabase(let supabase) = backend.makeBackend() else {
+        guard let signIn = (link.backend ?? config.backend)?.makeBackend().startedSignIn else {
             throw .failed(
                 "\(app) has no Supabase backend to sign in with (at App Services, linkd signs in with Apple: "
                     + "--provider apple, with the app's 'apple' settings)",
@@ -105,7 +105,6 @@ struct LoginCommand: Command {
             )
         }
         let store = PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .signIn)
-        let signIn = SupabaseSignIn(client: supabase.client)
         switch method {
         case .email(let email):
             do throws(SignInFailure) {

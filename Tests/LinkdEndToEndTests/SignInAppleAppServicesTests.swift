@@ -84,6 +84,20 @@ import Testing
         #expect(world.storedSecrets.isEmpty)
     }
 
+    /// At App Services linkd signs in with Apple only: a magic link or another provider is refused before anything is
+    /// sent, naming the way that works.
+    @Test func aMagicLinkOrAnotherProviderIsRefusedAtAppServices() throws {
+        let world = try SignInAppleTests.World(appServices: true)
+        let double = try #require(world.appServices)
+        for method in [["--email", SignInTests.email], ["--provider", "github"]] {
+            let login = try world.world.run(["login", "--app", SignInTests.app] + method)
+            #expect(login.status == 64, "\(login)")
+            #expect(login.stderr.contains("has no Supabase backend to sign in with"), "\(login)")
+            #expect(login.stderr.contains("--provider apple"), "\(login)")
+        }
+        #expect(double.requests.isEmpty)
+    }
+
     /// A forwarded App Services session no subscriber takes before its time to live is signed out there
     /// (`DELETE …/auth/session` with its refresh token), as a Supabase one is.
     @Test func aForwardedSessionNoOneTakesIsSignedOutAtAppServices() throws {

@@ -15,6 +15,13 @@ package enum SessionBackend: Sendable {
         }
     }
 
+    /// The sign-in that `linkd login` starts itself, by an emailed magic link or through a provider's page in the
+    /// browser (both with PKCE): Supabase's. `nil` for App Services, where linkd signs in with Apple only.
+    package var startedSignIn: SupabaseSignIn? {
+        guard case .supabase(let backend) = self else { return nil }
+        return SupabaseSignIn(client: backend.client)
+    }
+
     /// Confirms an account's email at the backend, once; it signs no one in.
     package typealias EmailConfirmation = @Sendable () async throws(SessionError) -> Void
 
