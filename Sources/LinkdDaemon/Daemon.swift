@@ -91,6 +91,7 @@ package struct Daemon: Sendable {
         )
         await withDiscardingTaskGroup { group in
             group.addTask { await supervisor.run(context: service.context) }
+            group.addTask { await service.forward.run(context: service.context) }
             group.addTask {
                 for await _ in stops { shutdown.signalled() }
             }

@@ -56,10 +56,12 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
 
         var spooled: [Spool.Entry] { service.spool.entries().entries }
 
-        /// Runs `body` while the supervisor watches the programs the service starts.
+        /// Runs `body` while the supervisor watches the programs the service starts and the `forward` action does its
+        /// chores.
         func supervising(_ body: () async throws -> Void) async throws {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask { await supervisor.run(context: service.context) }
+                group.addTask { await service.forward.run(context: service.context) }
                 try await body()
                 group.cancelAll()
             }

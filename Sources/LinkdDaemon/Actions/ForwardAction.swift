@@ -32,6 +32,16 @@ actor ForwardAction: Action {
     private var handedOut: [String: (subscriber: UInt64, app: String, link: QueuedLink)] = [:]
     private var nextSubscriberID: UInt64 = 0
 
+    /// Work done beside the requests, in ``run(context:)``: the wake-up at a queued session's time to live, and the
+    /// sign-out of a session dropped unwritten.
+    private enum Chore: Sendable {
+        case expire(after: Duration)
+        case signOut(@Sendable () async -> Void)
+    }
+
+    private let chores: AsyncStream<Chore>
+    private let choresInput: AsyncStream<Chore>.Continuation
+
     /// A queued link and the line its subscriber gets.
     private struct QueuedLink: Sendable {
         let entry: Spool.Entry
@@ -47,6 +57,29 @@ actor ForwardAction: Action {
     init(timeToLive: Double, queueLimit: Int = Daemon.Limits().queuedForwardLinks) {
         self.timeToLive = timeToLive
         self.queueLimit = queueLimit
+        (chores, choresInput) = AsyncStream.makeStream(of: Chore.self)
+    }
+
+    /// Does the action's chores (a queued session's expiry, a dropped session's sign-out) until cancelled. The daemon
+    /// runs it beside its server, and cancels it only after its stop has drained: a sign-out still holds the daemon
+    /// up (``Activity``), so the stop waits for it.
+    func run(context: ActionContext) async {
+        await withDiscardingTaskGroup { group in
+            for await chore in chores {
+                switch chore {
+                case .expire(let delay):
+                    group.addTask {
+                        try? await Task.sleep(for: delay)
+                        await self.expireQueued(context)
+                    }
+                case .signOut(let work):
+                    group.addTask {
+                        await work()
+                        context.activity.release()
+                    }
+                }
+            }
+        }
     }
 
     func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
@@ -139,11 +172,7 @@ actor ForwardAction: Action {
         )
         if hand(link, to: app) { return .delivered }
         queued[app, default: []].append(link)
-        let timeToLive = timeToLive
-        Task { [weak self] in
-            try? await Task.sleep(for: .seconds(timeToLive + 0.1))
-            await self?.expireQueued(context)
-        }
+        choresInput.yield(.expire(after: .seconds(timeToLive + 0.1)))
         return .queued
     }
 
@@ -239,10 +268,7 @@ actor ForwardAction: Action {
         context.spool.remove(link.entry.id)
         guard link.holdsDaemon else { return }
         if let onExpiry = link.onExpiry {
-            Task {
-                await onExpiry()
-                context.activity.release()
-            }
+            choresInput.yield(.signOut(onExpiry))
         } else {
             context.activity.release()
         }
