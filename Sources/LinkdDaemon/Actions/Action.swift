@@ -38,7 +38,7 @@ protocol LinkClient: PasswordSource {
 ///
 /// To add an action: a file in `Actions/` with a type that conforms, its entry in ``ActionSet``'s list, and its
 /// keyword in ``LinkAction`` (how apps.d writes it) and in ``Spool/Entry/Kind`` (what its spool entry keeps).
-/// ``LinkService`` finds the action by keyword; nothing else in the daemon names it.
+/// ``LinkService`` finds the action by that keyword to open a link and to replay a spool entry.
 protocol Action: Sendable {
     /// The keyword apps.d names it by, which is also its spool entries' kind (``LinkAction/keyword``,
     /// ``Spool/Entry/Kind/keyword``).

@@ -9,6 +9,7 @@ struct ActionContext: Sendable {
     /// Kept up while an action has work the daemon must not exit under.
     let activity: Activity
     let shutdown: Shutdown
+    /// The runs of links in progress, which an open of the same link joins.
     let flights: Flights
 
     /// Records an accepted link in the spool before any action runs, so that a crash cannot lose it.
@@ -36,20 +37,5 @@ struct ActionContext: Sendable {
         again.attempts += 1
         try? spool.write(again)
         return again
-    }
-
-    /// See ``Flights/joinOrStart(_:)``.
-    func joinOrStartFlight(_ key: String) async -> WireProtocol.Response? {
-        await flights.joinOrStart(key)
-    }
-
-    /// See ``Flights/finish(_:with:keepingItOpen:)``.
-    func finishFlight(_ key: String, with response: WireProtocol.Response, keepingItOpen: Bool = false) async {
-        await flights.finish(key, with: response, keepingItOpen: keepingItOpen)
-    }
-
-    /// See ``Flights/end(_:)``.
-    func endFlight(_ key: String) async {
-        await flights.end(key)
     }
 }

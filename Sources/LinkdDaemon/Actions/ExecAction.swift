@@ -20,7 +20,7 @@ struct ExecAction: Action {
 
     func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
         guard case .exec = link.claim.action else { preconditionFailure("an exec link") }
-        if let joined = await context.joinOrStartFlight(link.flightKey) { return joined }
+        if let joined = await context.flights.joinOrStart(link.flightKey) { return joined }
         let slots = supervisor.slots
         guard await slots.take() else {
             // Cancelled while it waited: the daemon's stop ran out of time, and nothing was done with the link.
@@ -63,7 +63,7 @@ struct ExecAction: Action {
             return
         }
         guard let again = context.markReplayed(entry),
-            await context.joinOrStartFlight(link.flightKey) == nil
+            await context.flights.joinOrStart(link.flightKey) == nil
         else {
             slots.give()
             // Dropped after two replays, or a repeat of the same link, which is in flight already.
@@ -136,7 +136,7 @@ struct ExecAction: Action {
                 "link \(entry.shortID) delivered to '\(arguments[0])' (pid \(program.pid))",
                 link.logFields(entry)
             )
-            await context.finishFlight(link.flightKey, with: answer, keepingItOpen: true)
+            await context.flights.finish(link.flightKey, with: answer, keepingItOpen: true)
             supervisor.watch(program, name: arguments[0], link: link, entry: entry, secrets: secrets)
             return answer
         } catch {
@@ -182,7 +182,7 @@ struct ExecAction: Action {
         link: ClaimedLink,
         context: ActionContext
     ) async -> WireProtocol.Response {
-        await context.finishFlight(link.flightKey, with: .failed(failure))
+        await context.flights.finish(link.flightKey, with: .failed(failure))
         return .failed(failure)
     }
 

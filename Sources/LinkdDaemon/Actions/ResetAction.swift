@@ -37,9 +37,9 @@ struct ResetAction: Action {
                 )
             )
         }
-        if let joined = await context.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
+        if let joined = await context.flights.joinOrStart(link.flightKey) { return joined }  // a double click joins
         let response = await run(link, backend: backend, client: client, context: context)
-        await context.finishFlight(link.flightKey, with: response)
+        await context.flights.finish(link.flightKey, with: response)
         return response
     }
 

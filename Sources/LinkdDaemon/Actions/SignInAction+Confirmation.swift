@@ -13,12 +13,12 @@ extension SignInAction {
         with confirmation: SessionBackend.EmailConfirmation,
         context: ActionContext
     ) async -> WireProtocol.Response {
-        if let joined = await context.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
+        if let joined = await context.flights.joinOrStart(link.flightKey) { return joined }  // a double click joins
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
             entry = try context.record(link.url, kind: .signin)
         } catch {
-            await context.finishFlight(link.flightKey, with: .failed(error))
+            await context.flights.finish(link.flightKey, with: .failed(error))
             return .failed(error)
         }
         context.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
@@ -38,7 +38,7 @@ extension SignInAction {
             response = .failed(failure)
         }
         context.spool.remove(entry.id)
-        await context.finishFlight(link.flightKey, with: response)
+        await context.flights.finish(link.flightKey, with: response)
         return response
     }
 }

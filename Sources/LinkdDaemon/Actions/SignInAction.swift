@@ -78,7 +78,7 @@ struct SignInAction: Action {
         if delivery == .forward, await !forward.hasRoom(for: link.appName, context: context) {
             return refuse(.forwardQueueFull(app: link.appName, limit: forward.queueLimit), link, context)
         }
-        if let joined = await context.joinOrStartFlight(link.flightKey) { return joined }  // a double click joins
+        if let joined = await context.flights.joinOrStart(link.flightKey) { return joined }  // a double click joins
         // A program slot for the delivery (a forwarded session waits for its subscriber instead).
         let hasSlot = if delivery == .forward { true } else { await exec.supervisor.slots.take() }
         guard hasSlot else {
@@ -176,7 +176,7 @@ struct SignInAction: Action {
                     + " \(link.appName)",
                 link.logFields(entry)
             )
-            await context.finishFlight(link.flightKey, with: response)
+            await context.flights.finish(link.flightKey, with: response)
         }
         if let client, await !client.isWaiting, case .accepted = response {
             await DesktopNotice.show(

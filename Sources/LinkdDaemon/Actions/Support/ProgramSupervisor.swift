@@ -94,7 +94,7 @@ final class ProgramSupervisor: Sendable {
             }
         }
         guard let status = try? await program.exitStatus() else { return }
-        await context.endFlight(watched.flightKey)
+        await context.flights.end(watched.flightKey)
         let message = "link \(watched.entryID): the program (pid \(program.pid)) exited with status \(status)"
         if status == 0 {
             context.log.info(message, watched.fields)
