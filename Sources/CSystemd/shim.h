@@ -254,6 +254,15 @@ static inline int linkd_pipe(int fds[2]) {
     return pipe2(fds, O_CLOEXEC) < 0 ? -errno : 0;
 }
 
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+/// Accepts a connection whose descriptor is close-on-exec from its first instant (accept4), so that a program started
+/// on another thread meanwhile never inherits it; non-blocking too when asked. Returns the descriptor, or -1 with
+/// errno set.
+static inline int linkd_accept(int fd, int nonblocking) {
+    return accept4(fd, NULL, NULL, SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0));
+}
+
 /// Registers (or re-arms) fd in an epoll set for one readiness event (EPOLLONESHOT). Returns 0 or -errno.
 static inline int linkd_epoll_arm(int epoll_fd, int fd, int writable, int add) {
     struct epoll_event event;

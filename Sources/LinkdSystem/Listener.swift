@@ -1,3 +1,4 @@
+import CSystemd
 import FoundationEssentials
 import Glibc
 
@@ -67,7 +68,7 @@ package struct Listener: Sendable {
             }
             unlink(path)  // stale: nobody answers
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .system(.systemCall(operation: "create a socket", errno: .current)) }
         let descriptor = FileDescriptor(rawValue: fd)
         let previousMask = umask(0o177)
@@ -93,7 +94,7 @@ package struct Listener: Sendable {
     /// The next connection, waiting through the reactor; `nil` when the listener is closed under it.
     package func nextConnection(reactor: Reactor = .shared) async throws -> FileDescriptor {
         while true {
-            switch retryingOnInterrupt({ Glibc.accept(descriptor.rawValue, nil, nil) }) {
+            switch retryingOnInterrupt({ linkd_accept(descriptor.rawValue, 1) }) {
             case .success(let fd): return FileDescriptor(rawValue: fd)
             case .failure(let error) where error.rawValue == ECONNABORTED: continue
             case .failure(.wouldBlock): try await reactor.wait(for: descriptor)
@@ -155,7 +156,7 @@ package enum UnixSocket {
     ///
     /// - Throws: ``SystemError/systemCall(operation:errno:)`` with ENOENT or ECONNREFUSED when no daemon listens.
     package static func connect(path: String) throws(SystemError) -> FileDescriptor {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .systemCall(operation: "create a socket", errno: .current) }
         do {
             try withAddress(path) { address, length throws(SystemError) in
@@ -167,7 +168,6 @@ package enum UnixSocket {
             Glibc.close(fd)
             throw error
         }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         return FileDescriptor(rawValue: fd)
     }
 }

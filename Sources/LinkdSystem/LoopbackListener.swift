@@ -1,3 +1,4 @@
+import CSystemd
 import Glibc
 
 /// A TCP listening socket on 127.0.0.1 with a port the kernel picks, accepted from with blocking calls: for the
@@ -12,7 +13,7 @@ package final class LoopbackListener: Sendable {
     /// - Throws: ``SystemError/systemCall(operation:errno:)`` when the socket cannot be bound.
     package init() throws(SystemError) {
         let fd: CInt
-        switch retryingOnInterrupt({ socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) }) {
+        switch retryingOnInterrupt({ socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }) {
         case .success(let value): fd = value
         case .failure(let error): throw .systemCall(operation: "create a socket", errno: error)
         }
@@ -41,7 +42,7 @@ package final class LoopbackListener: Sendable {
 
     /// The next connection, waiting for it on the calling thread; `nil` once ``close()`` has been called.
     package func nextConnection() -> FileDescriptor? {
-        switch retryingOnInterrupt({ accept(descriptor.rawValue, nil, nil) }) {
+        switch retryingOnInterrupt({ linkd_accept(descriptor.rawValue, 0) }) {
         case .success(let fd): FileDescriptor(rawValue: fd)
         case .failure: nil
         }

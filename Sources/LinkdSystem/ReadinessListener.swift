@@ -1,3 +1,4 @@
+import CSystemd
 import Glibc
 
 /// A datagram socket a started daemon reports to, the way systemd's `NOTIFY_SOCKET` works: the child is given the
@@ -13,7 +14,8 @@ package struct ReadinessListener: Sendable {
     /// - Throws: ``SystemError`` when the socket cannot be created or bound.
     package init(path: String) throws(SystemError) {
         let fd: CInt
-        switch retryingOnInterrupt({ Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0) }) {
+        let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        switch retryingOnInterrupt({ Glibc.socket(AF_UNIX, type, 0) }) {
         case .success(let value): fd = value
         case .failure(let error): throw .systemCall(operation: "create a socket", errno: error)
         }

@@ -66,7 +66,7 @@ extension DaemonHarness {
     /// - Throws: `POSIXError` with the `connect(2)` error (`ENOENT` or `ECONNREFUSED` when no daemon listens).
     package func connect(path: String? = nil) throws -> Int32 {
         let socketPath = path ?? socketPath
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in

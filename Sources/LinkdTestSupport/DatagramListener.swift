@@ -4,7 +4,7 @@ import Glibc
 package enum DatagramListener {
     /// A socket bound at `path`, or nil when it cannot be bound. The caller closes it and unlinks `path`.
     package static func bind(at path: String) -> Int32? {
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

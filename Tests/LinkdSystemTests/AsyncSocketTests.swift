@@ -8,7 +8,7 @@ import Testing
     /// Two connected stream sockets, each an ``AsyncSocket``; the caller closes both.
     private func pair() throws -> (AsyncSocket, AsyncSocket) {
         var fds: [Int32] = [0, 0]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
         return (try AsyncSocket(FileDescriptor(rawValue: fds[0])), try AsyncSocket(FileDescriptor(rawValue: fds[1])))
     }
 

@@ -66,7 +66,7 @@ import Testing
     /// path too long for a socket address are refused, as sd_notify refuses them (in its words: EINVAL for both).
     @Test func theDatagramReachesAnAbstractSocketAndRefusesOtherAddresses() throws {
         let name = "linkd-notify-test-\(getpid())"
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -90,7 +90,7 @@ import Testing
 @Suite(.ownThread) struct PeerCredentialsTests {
     @Test func readsTheOtherEndOfASocketPair() throws {
         var fds: [Int32] = [0, 0]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
         defer {
             close(fds[0])
             close(fds[1])
