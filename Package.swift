@@ -128,14 +128,14 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdConfigTests",
-            dependencies: ["LinkdConfig", "LinkdTesting"],
+            dependencies: ["LinkdConfig", "LinkdDaemon", "LinkdTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "LinkdDaemonTests",
             dependencies: [
                 "LinkdDaemon", "LinkdConfig", "LinkdFormats", "LinkdRouting", "LinkdSession", "LinkdSystem",
-                "LinkdTestSupport", "LinkdWire",
+                "LinkdTestSupport", "LinkdWire", "LinkdCLI",
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -146,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdDesktopTests",
-            dependencies: ["LinkdDesktop"],
+            dependencies: ["LinkdDesktop", "LinkdDaemon"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import LinkdConfig
+import LinkdDaemon
 import LinkdRouting
 
 extension FuzzTarget {
@@ -7,7 +8,7 @@ extension FuzzTarget {
     /// claims build a router.
     package static let apps = FuzzTarget("apps") { bytes in
         let text = Array(bytes)
-        var decoder = AppConfigDecoder(file: "fuzz.json", programs: ProgramSearch(directories: []))
+        var decoder = AppConfigDecoder(file: "fuzz.json", programs: ProgramSearch(directories: []), actions: .linkd)
         let app = decoder.decode(text)
         for error in decoder.errors {
             require(error.file == "fuzz.json" && error.path.hasPrefix("$"), "a problem without its file or path")

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LinkdConfig
+import LinkdDaemon
 import LinkdFormats
 import LinkdWire
 
@@ -47,9 +48,9 @@ struct CheckCommand: Command {
             guard FileManager.default.fileExists(atPath: configDirectory, isDirectory: &isDirectory), isDirectory else {
                 throw .failed("'\(DisplayText.sanitize(configDirectory))' is not a folder", exitCode: .invalid)
             }
-            loader = ConfigLoader(directories: [URL(fileURLWithPath: configDirectory)])
+            loader = ConfigLoader(directories: [URL(fileURLWithPath: configDirectory)], actions: .linkd)
         } else {
-            loader = .installed()
+            loader = .installed(actions: .linkd)
         }
         let loaded = loader.load()
         for error in loaded.errors {

@@ -1,4 +1,5 @@
 import LinkdConfig
+import LinkdDaemon
 import LinkdDesktop
 import LinkdWire
 
@@ -80,9 +81,11 @@ struct CompletionsCommand: Command {
         case .script(let shell):
             console.write(String(decoding: shell.script, as: UTF8.self))
         case .apps:
-            for name in Set(ConfigLoader.installed().load().apps.map(\.app)).sorted() { console.write(name + "\n") }
+            for name in Set(ConfigLoader.installed(actions: .linkd).load().apps.map(\.app)).sorted() {
+                console.write(name + "\n")
+            }
         case .schemes:
-            for scheme in Registrar.claimedSchemes(of: ConfigLoader.installed().load().apps) {
+            for scheme in Registrar.claimedSchemes(of: ConfigLoader.installed(actions: .linkd).load().apps) {
                 console.write(scheme + "\n")
             }
         }

@@ -1,4 +1,5 @@
 import LinkdConfig
+import LinkdDaemon
 import LinkdFormats
 import LinkdWire
 
@@ -8,7 +9,7 @@ enum InstalledApp {
     ///
     /// - Throws: a usage failure (64) that lists the apps there are, when none is called `name`.
     static func named(_ name: String) throws(CommandFailure) -> AppConfig {
-        let loaded = ConfigLoader.installed().load()
+        let loaded = ConfigLoader.installed(actions: .linkd).load()
         guard let config = loaded.apps.first(where: { $0.app == name }) else {
             let known = loaded.apps.map(\.app).joined(separator: ", ")
             throw .failed(

@@ -1,4 +1,5 @@
 import LinkdConfig
+import LinkdDaemon
 import LinkdFormats
 import LinkdSession
 import LinkdSystem
@@ -13,7 +14,7 @@ extension LoginCommand {
     func signInWithApple(_ config: AppConfig, _ console: Console) async throws(CommandFailure) -> ExitCode {
         guard let apple = config.apple else { preconditionFailure("an app with apple settings") }
         let isAppleLink = { (link: LinkConfig) -> Bool in
-            if case .signin = link.action, link.format == .apple { true } else { false }
+            link.signsIn && link.format == .apple
         }
         guard config.links.contains(where: isAppleLink) else {
             throw .failed(

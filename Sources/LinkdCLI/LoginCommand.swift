@@ -1,4 +1,5 @@
 import LinkdConfig
+import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
@@ -94,7 +95,7 @@ struct LoginCommand: Command {
         let config = try InstalledApp.named(app)
         // Apple's own page, for an app with `apple` settings: its `apple` link signs in at either backend.
         if case .provider("apple") = method, config.apple != nil { return try await signInWithApple(config, console) }
-        guard let link = config.links.first(where: { if case .signin = $0.action { true } else { false } }) else {
+        guard let link = config.links.first(where: \.signsIn) else {
             throw .failed("\(app) claims no signin link for the sign-in to come back to", exitCode: .usage)
         }
         guard let signIn = (link.backend ?? config.backend)?.makeBackend().startedSignIn else {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LinkdConfig
+import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdWire
@@ -67,7 +68,9 @@ struct OpenCommand: Command {
         )
         // What --json prints of each link is redacted as `linkd route` redacts it, with the route the installed apps
         // give it: only the route knows which path captures are secrets.
-        let resolver = json ? LinkResolver(apps: ConfigLoader.installed().load().apps, fallbackToBuiltIns: true) : nil
+        let resolver =
+            json
+            ? LinkResolver(apps: ConfigLoader.installed(actions: .linkd).load().apps, fallbackToBuiltIns: true) : nil
         var notice = OutcomeNotice.isNeeded() ? OutcomeNotice() : nil
         let worst = try await openAhead(&client, prompt: &prompt, resolver: resolver, notice: &notice, console)
         client.close()

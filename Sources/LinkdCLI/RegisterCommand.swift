@@ -1,3 +1,4 @@
+import LinkdDaemon
 import LinkdDesktop
 import LinkdWire
 
@@ -50,7 +51,7 @@ struct RegisterCommand: Command {
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
-        let registrar = isSystem ? Registrar.system(root: systemRoot) : Registrar()
+        let registrar = isSystem ? Registrar.system(root: systemRoot, actions: .linkd) : Registrar(actions: .linkd)
         if let warning = Self.buildFolderWarning(executable) { console.writeError(warning) }
         var schemes = self.schemes
         if schemes.isEmpty, isSystem { return try synchronize(registrar, console) }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LinkdConfig
+import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
@@ -59,7 +60,7 @@ struct ResetCommand: Command {
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         let config = try InstalledApp.named(app)
-        let resetLinks = config.links.filter { $0.action == .reset }
+        let resetLinks = config.links.filter(\.resetsPassword)
         guard let backend = resetLinks.first?.backend ?? config.backend else {
             throw .failed("\(app) has no backend to reset a password with", exitCode: .usage)
         }

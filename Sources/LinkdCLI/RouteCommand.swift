@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LinkdConfig
+import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdWire
@@ -53,7 +54,8 @@ struct RouteCommand: Command {
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         let loader =
-            configDirectory.map { ConfigLoader(directories: [URL(fileURLWithPath: $0)]) } ?? ConfigLoader.installed()
+            configDirectory.map { ConfigLoader(directories: [URL(fileURLWithPath: $0)], actions: .linkd) }
+            ?? ConfigLoader.installed(actions: .linkd)
         let loaded = loader.load()
         if !loaded.errors.isEmpty {
             let count = CheckCommand.count(loaded.errors.count, "problem")

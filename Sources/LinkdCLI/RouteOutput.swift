@@ -32,7 +32,7 @@ struct RouteOutput {
         JSONValue.object([
             ("input", .string(shownInput(input, resolution))), ("route", .string(resolution.route.id)),
             ("app", resolution.app.map { .string($0.app) } ?? .null),
-            ("action", resolution.link.map { Self.json($0.action) } ?? .null),
+            ("action", resolution.link.map { $0.action.settings.json } ?? .null),
             ("fields", .object(resolution.route.fields.map { ($0.name, value($0.value)) })),
         ]).serialized + "\n"
     }
@@ -53,7 +53,7 @@ struct RouteOutput {
         var text = DisplayText.sanitize(shownInput(input, resolution)) + "\n"
         text += "  route:  \(DisplayText.sanitize(resolution.route.id))\n"
         text += "  app:    \(resolution.app.map { DisplayText.sanitize($0.app) } ?? "(built-in formats)")\n"
-        text += "  action: \(resolution.link.map { Self.text($0.action) } ?? "none (no app claims the link)")\n"
+        text += "  action: \(resolution.link.map { $0.action.settings.summary } ?? "none (no app claims the link)")\n"
         let width = (resolution.route.fields.map(\.name.count).max() ?? 0) + 2
         if !resolution.route.fields.names.isEmpty { text += "  fields:\n" }
         for field in resolution.route.fields {
@@ -63,41 +63,6 @@ struct RouteOutput {
         }
         if let claims = resolution.route.auth?.claims { text += "  token:  " + tokenLine(claims) + "\n" }
         return text
-    }
-
-    /// `"reset"`, `"forward"`, `{"exec": [argv…]}`, `{"dbus": "app.id"}` or `{"signin": {"exec": [argv…]}}`, as
-    /// the configuration writes it.
-    static func json(_ action: LinkAction) -> JSONValue {
-        switch action {
-        case .reset: .string("reset")
-        case .forward: .string("forward")
-        case .exec(let argv): .object([("exec", .array(argv.map { .string($0) }))])
-        case .dbus(let id): .object([("dbus", .string(id))])
-        case .signin(.exec(let argv)): .object([("signin", json(.exec(argv)))])
-        case .signin(.forward): .object([("signin", .string("forward"))])
-        }
-    }
-
-    /// `reset`, `forward`, `exec PROGRAM ARGUMENT…` (each word quoted as a shell would need), `dbus APP-ID` or
-    /// `signin, then exec PROGRAM ARGUMENT…` (or `signin, then forward`).
-    static func text(_ action: LinkAction) -> String {
-        switch action {
-        case .reset: "reset"
-        case .forward: "forward"
-        case .exec(let argv): "exec " + argv.map { DisplayText.sanitize(shellQuoted($0)) }.joined(separator: " ")
-        case .dbus(let id): "dbus " + DisplayText.sanitize(id)
-        case .signin(.exec(let argv)): "signin, then " + text(.exec(argv))
-        case .signin(.forward): "signin, then forward"
-        }
-    }
-
-    /// `word` as is when a shell reads it back unchanged, else in single quotes.
-    private static func shellQuoted(_ word: String) -> String {
-        let plain = word.unicodeScalars.allSatisfy {
-            $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./=:,+@%".unicodeScalars.contains($0)
-        }
-        guard !plain || word.isEmpty else { return word }
-        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
     }
 
     /// Whose token it is and when it expires: information, never a refusal.

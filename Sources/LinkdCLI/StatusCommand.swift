@@ -1,3 +1,4 @@
+import LinkdDaemon
 import LinkdDesktop
 import LinkdFormats
 import LinkdWire
@@ -40,7 +41,7 @@ struct StatusCommand: Command {
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
-        let status = DesktopStatus.gather()
+        let status = DesktopStatus.gather(actions: .linkd)
         if json {
             console.write(status.json.serialized + "\n")
         } else {

@@ -1,3 +1,4 @@
+import LinkdDaemon
 import LinkdDesktop
 import LinkdWire
 
@@ -42,7 +43,7 @@ struct UnregisterCommand: Command {
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
-        let registrar = isSystem ? Registrar.system(root: systemRoot) : Registrar()
+        let registrar = isSystem ? Registrar.system(root: systemRoot, actions: .linkd) : Registrar(actions: .linkd)
         do throws(Registrar.Problem) {
             let outcome = try registrar.unregister(schemes.isEmpty ? nil : schemes)
             console.write(outcome.summary + "\n")

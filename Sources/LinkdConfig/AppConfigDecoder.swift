@@ -1,4 +1,4 @@
-import LinkdFormats
+package import LinkdFormats
 import LinkdRouting
 
 /// Reads one app's JSON into an ``AppConfig``, collecting every problem with its JSON path and the line and column of
@@ -11,6 +11,8 @@ import LinkdRouting
 package struct AppConfigDecoder {
     let file: String
     let programs: ProgramSearch
+    /// The actions a link may name.
+    let actions: ActionKinds
     /// Every problem found, in the order found.
     package private(set) var errors: [ConfigError] = []
     /// How many of ``errors`` stop the app from loading.
@@ -21,20 +23,22 @@ package struct AppConfigDecoder {
     /// Whether the app configures Sign in with Apple (its `apple` links need it).
     private var hasApple = false
 
-    /// A decoder for the file at `file`, looking the programs of `exec` actions up with `programs`.
-    package init(file: String, programs: ProgramSearch) {
+    /// A decoder for the file at `file`, reading the `actions` it knows and looking their programs up with
+    /// `programs`.
+    package init(file: String, programs: ProgramSearch, actions: ActionKinds) {
         self.file = file
         self.programs = programs
+        self.actions = actions
     }
 
     /// Records a problem with the value at `path` that stops the app from loading.
-    mutating func fail(_ path: String, _ problem: String) {
+    package mutating func fail(_ path: String, _ problem: String) {
         report(path, problem)
         fatalCount += 1
     }
 
     /// Records a problem with the value at `path` that leaves the app loadable.
-    mutating func report(_ path: String, _ problem: String) {
+    package mutating func report(_ path: String, _ problem: String) {
         errors.append(ConfigError(file: file, position: locations.value(at: path), path: path, problem: problem))
     }
 
@@ -126,7 +130,7 @@ package struct AppConfigDecoder {
     }
 
     /// A reverse-DNS id (`com.example.Notes`): dot-separated words of letters, digits, `_` and `-`.
-    mutating func appID(_ value: JSONValue?, at path: String) -> String? {
+    package mutating func appID(_ value: JSONValue?, at path: String) -> String? {
         guard let text = string(value, at: path) else { return nil }
         let words = text.split(separator: ".", omittingEmptySubsequences: false)
         let isValid =
@@ -170,20 +174,14 @@ package struct AppConfigDecoder {
         let action = linkAction(object["action"], at: "\(path).action")
         let backend = object["backend"].flatMap { backendConfig($0, at: "\(path).backend") }
         let hasBrokenBackend = object["backend"] == nil ? hasBrokenAppBackend : backend == nil
-        if !hasBrokenBackend {
-            switch action {
-            case .reset:
-                checkReset(format: format, backend: backend ?? appBackend, hasOwnBackend: backend != nil, at: path)
-            case .signin:
-                checkSignIn(
-                    format: format,
-                    backend: backend ?? appBackend,
-                    hasOwnBackend: backend != nil,
-                    hasApple: hasApple,
-                    at: path
-                )
-            default: break
-            }
+        if !hasBrokenBackend, let action {
+            let facts = ActionLinkFacts(
+                format: format,
+                backend: backend ?? appBackend,
+                hasOwnBackend: backend != nil,
+                hasApple: hasApple
+            )
+            action.settings.check(facts, at: path, with: &self)
         }
         guard let pattern, let action else { return nil }
         return LinkConfig(

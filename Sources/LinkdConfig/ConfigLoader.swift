@@ -21,22 +21,29 @@ package struct ConfigLoader: Sendable {
     package var directories: [URL]
     /// Where the programs of `exec` actions are looked up.
     package var programs: ProgramSearch
+    /// The actions a link may name.
+    package var actions: ActionKinds
 
-    /// Loads from `directories`, looking programs up with `programs`.
-    package init(directories: [URL], programs: ProgramSearch = .installed()) {
+    /// Loads from `directories` the links that name one of `actions`, looking programs up with `programs`.
+    package init(directories: [URL], programs: ProgramSearch = .installed(), actions: ActionKinds) {
         self.directories = directories
         self.programs = programs
+        self.actions = actions
     }
 
     /// The installed folders for `environment`: `$XDG_CONFIG_HOME/linkd/apps.d`, `/etc/linkd/apps.d`,
     /// `/usr/share/linkd/apps.d`; programs are looked up under its `HOME`.
-    package static func installed(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConfigLoader {
+    package static func installed(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        actions: ActionKinds
+    ) -> ConfigLoader {
         let configHome = XDGDirectories(environment: environment).configHome
         return ConfigLoader(
             directories: [configHome + "/linkd/apps.d", "/etc/linkd/apps.d", "/usr/share/linkd/apps.d"].map {
                 URL(fileURLWithPath: $0)
             },
-            programs: .installed(environment: environment)
+            programs: .installed(environment: environment),
+            actions: actions
         )
     }
 
@@ -83,7 +90,7 @@ package struct ConfigLoader: Sendable {
                 errors.append(error)
                 continue
             }
-            var decoder = AppConfigDecoder(file: url.path, programs: programs)
+            var decoder = AppConfigDecoder(file: url.path, programs: programs, actions: actions)
             if let app = decoder.decode(bytes) { apps.append(app) }
             errors += decoder.errors
         }

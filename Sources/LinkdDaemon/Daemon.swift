@@ -51,7 +51,7 @@ package struct Daemon: Sendable {
             try? notifier.notifyStopping()
             return 69
         }
-        let loader = ConfigLoader.installed()
+        let loader = ConfigLoader.installed(actions: .linkd)
         // Watched before the first read, so that no edit falls between the two.
         let watch = try? FolderWatch(loader.directories.map(\.path))
         let loaded = loader.load()

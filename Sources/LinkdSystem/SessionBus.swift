@@ -62,14 +62,16 @@ package enum SessionBus {
         text.withCString { sd.bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
     }
 
-    /// Builds a method call with `appendArguments` and sends it, blocking until the reply or `timeout`.
-    private static func call(
+    /// Builds a method call with `appendArguments` and sends it, blocking until the reply or `timeout`; `readReply`
+    /// reads the reply (a negative errno when it cannot).
+    static func call(
         destination: String,
         path: String,
         interface: String,
         member: String,
         timeout: Duration,
-        appendArguments: (linkd_systemd_api, OpaquePointer) -> Int32
+        appendArguments: (linkd_systemd_api, OpaquePointer) -> Int32,
+        readReply: (linkd_systemd_api, OpaquePointer) -> Int32 = { _, _ in 0 }
     ) throws(SystemError) {
         let sd = try Libsystemd.calls().pointee
         var bus: OpaquePointer?
@@ -106,6 +108,11 @@ package enum SessionBus {
                 errno: Errno(rawValue: -result),
                 detail: detail.isEmpty ? nil : detail
             )
+        }
+        guard let reply else { return }
+        result = readReply(sd, reply)
+        guard result >= 0 else {
+            throw .busFailed(operation: "read the \(member) reply", errno: Errno(rawValue: -result), detail: nil)
         }
     }
 }

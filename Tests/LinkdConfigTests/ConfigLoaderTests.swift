@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LinkdConfig
+import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import Testing
@@ -26,7 +27,9 @@ final class TempTree {
     var programs: ProgramSearch { ProgramSearch(home: root.path + "/home") }
 
     /// A loader of `folders` that looks programs up under the tree's `home`.
-    func loader(_ folders: URL...) -> ConfigLoader { ConfigLoader(directories: folders, programs: programs) }
+    func loader(_ folders: URL...) -> ConfigLoader {
+        ConfigLoader(directories: folders, programs: programs, actions: .linkd)
+    }
 
     /// Writes an executable shell script `name` (mode `mode`) into `home/.local/bin` and returns its path.
     @discardableResult
@@ -72,8 +75,8 @@ final class TempTree {
             ]
         )
         #expect(
-            app.links.map(\.action) == [
-                .reset, .reset, .exec([notes, "--open-link"]), .dbus("com.example.Notes"), .forward,
+            app.links.map(\.action.settings.summary) == [
+                "reset", "reset", "exec \(notes) --open-link", "dbus com.example.Notes", "forward",
             ]
         )
         #expect(app.links.map(\.format) == [.supabase, .appservices, nil, nil, nil])
@@ -199,13 +202,19 @@ final class TempTree {
     }
 
     @Test func findsTheInstalledFoldersFromTheEnvironment() {
-        let withXDG = ConfigLoader.installed(environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/home/u"])
+        let withXDG = ConfigLoader.installed(
+            environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/home/u"],
+            actions: .linkd
+        )
         #expect(
             withXDG.directories.map(\.path) == [
                 "/x/config/linkd/apps.d", "/etc/linkd/apps.d", "/usr/share/linkd/apps.d",
             ]
         )
-        let withHome = ConfigLoader.installed(environment: ["HOME": "/home/u", "XDG_CONFIG_HOME": "relative"])
+        let withHome = ConfigLoader.installed(
+            environment: ["HOME": "/home/u", "XDG_CONFIG_HOME": "relative"],
+            actions: .linkd
+        )
         #expect(withHome.directories.first?.path == "/home/u/.config/linkd/apps.d")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LinkdConfig
+import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdTesting
@@ -26,7 +27,7 @@ import Testing
         let recovery = try resolve(LinkFixtures.supabaseSession(redirectTo: "com.example.notes://reset"), resolver)
         #expect(recovery.app?.app == "com.example.Notes")
         #expect(recovery.route.id == "supabase.recovery")
-        #expect(recovery.link?.action == .reset)
+        #expect(recovery.link?.action.keyword == "reset")
         let reset = try resolve("https://NOTES.example.com/reset/?token=t1&tokenId=i1", resolver)
         #expect(reset.route.id == "appservices.reset")
         #expect(reset.route.fields["token"]?.secret?.revealed() == "t1")

@@ -1,5 +1,6 @@
 import Foundation
 import LinkdConfig
+import LinkdDaemon
 import LinkdRouting
 import Testing
 
@@ -58,8 +59,8 @@ import Testing
         let app = try #require(result.apps.first)
         #expect(app.links.map(\.match.text) == ["notes://open/{id}", "notes://gone", "notes://plain", "notes://inbox"])
         #expect(
-            app.links.map(\.action) == [
-                .exec([notes, "--open-link"]), .exec(["notes-handler"]), .exec(["plain"]), .forward,
+            app.links.map(\.action.settings.summary) == [
+                "exec \(notes) --open-link", "exec notes-handler", "exec plain", "forward",
             ]
         )
         let searched = "\(tree.root.path)/home/.local/bin:/usr/local/bin:/usr/bin:/bin"

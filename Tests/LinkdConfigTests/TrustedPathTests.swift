@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LinkdConfig
+import LinkdDaemon
 import LinkdRouting
 import LinkdSystem
 import Testing

@@ -21,7 +21,7 @@ import Testing
                 #"{"app": "com.example.\#(name)", "links": [{"match": "\#(scheme)://x/{id}", "action": "forward"}]}"#
             try Data(app.utf8).write(to: folder.appendingPathComponent("\(scheme).json"))
         }
-        let loaded = ConfigLoader(directories: [folder]).load()
+        let loaded = ConfigLoader(directories: [folder], actions: .linkd).load()
         #expect(loaded.errors.isEmpty)
         return LinkService(
             resolver: LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false),

@@ -22,19 +22,28 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
 
 /// The daemon's link handling without a socket: a service built from an apps.d folder, with the client injected.
 @Suite(.ownThread) struct LinkServiceTests {
-    /// A service over `apps` (one apps.d file), its spool and stop in a scratch folder.
+    /// A service over `apps` (one apps.d file), its spool and stop in a scratch folder (`root`, when given: a
+    /// service started again over the spool an earlier one left).
     struct World {
         let root: URL
         let service: LinkService
         let supervisor: ProgramSupervisor
         let shutdown: Shutdown
 
-        init(apps: String, forwardTTL: Double = 600, dbus: DBusAction = DBusAction()) throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("service-\(UUID().uuidString)")
+        init(
+            apps: String,
+            forwardTTL: Double = 600,
+            dbus: DBusAction = DBusAction(),
+            registrations: [ActionSet.Registration] = ActionSet.registered,
+            root: URL? = nil
+        ) throws {
+            self.root =
+                root ?? FileManager.default.temporaryDirectory.appendingPathComponent("service-\(UUID().uuidString)")
+            let root = self.root
             let folder = root.appendingPathComponent("apps.d")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(apps.utf8).write(to: folder.appendingPathComponent("app.json"))
-            let loaded = ConfigLoader(directories: [folder]).load()
+            let loaded = ConfigLoader(directories: [folder], actions: ActionSet.kinds(registrations)).load()
             #expect(loaded.errors.isEmpty)
             let activity = Activity()
             shutdown = Shutdown()
@@ -50,7 +59,8 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
                 execTimeLimit: .seconds(30),
                 forwardTTL: forwardTTL,
                 pkceStore: PKCEStore(stateFolder: root.path),
-                dbus: dbus
+                dbus: dbus,
+                registrations: registrations
             )
         }
 
@@ -129,7 +139,7 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
                 == .accepted(route: "myapp://note/{id}", app: "com.example.A", state: .queued)
         )
         let entry = try #require(world.spooled.first)
-        guard case .forward(let app, let expires) = entry.kind else {
+        guard let (app, expires) = entry.kind.forwarded else {
             Issue.record("a forward link is spooled as \(entry.kind)")
             return
         }

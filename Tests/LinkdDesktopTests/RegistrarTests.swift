@@ -1,4 +1,5 @@
 import Foundation
+import LinkdDaemon
 import LinkdDesktop
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
                 "XDG_STATE_HOME": root.path + "/state",
             ]
         }
-        var registrar: Registrar { Registrar(environment: environment) }
+        var registrar: Registrar { Registrar(environment: environment, actions: .linkd) }
 
         func write(_ text: String, _ path: String, mode: Int = 0o644) throws {
             let url = root.appendingPathComponent(path)

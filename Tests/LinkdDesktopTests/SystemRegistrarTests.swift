@@ -1,4 +1,5 @@
 import Foundation
+import LinkdDaemon
 import LinkdDesktop
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
             "[Default Applications]\nx-scheme-handler/appb=b.desktop\n",
             "usr/share/applications/mimeapps.list"
         )
-        let registrar = Registrar.system(root: root + "/")
+        let registrar = Registrar.system(root: root + "/", actions: .linkd)
         #expect(registrar.desktopFile == root + "/usr/share/applications/linkd.desktop")
         #expect(registrar.mimeApps == root + "/usr/share/applications/mimeapps.list")
         #expect(registrar.replacedDefaults == root + "/var/lib/linkd/replaced-defaults.json")

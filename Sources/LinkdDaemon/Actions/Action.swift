@@ -36,12 +36,14 @@ protocol LinkClient: PasswordSource {
 
 /// One kind of action an apps.d link names (`exec`, `dbus`, `forward`, `reset`, `signin`).
 ///
-/// To add an action: a file in `Actions/` with a type that conforms, its entry in ``ActionSet``'s list, and its
-/// keyword in ``LinkAction`` (how apps.d writes it) and in ``Spool/Entry/Kind`` (what its spool entry keeps).
-/// ``LinkService`` finds the action by that keyword to open a link and to replay a spool entry.
+/// To add an action: a file in `Actions/` with a type that conforms, its settings (how apps.d writes it, how
+/// `linkd route` shows it), what its spool entry keeps (``Spool/Entry/Kind``), and its entry in ``ActionSet``'s list.
+/// ``LinkService`` finds the action by its keyword to open a link and to replay a spool entry.
 protocol Action: Sendable {
-    /// The keyword apps.d names it by, which is also its spool entries' kind (``LinkAction/keyword``,
-    /// ``Spool/Entry/Kind/keyword``).
+    /// What apps.d says of the action, read by its own ``ActionSettings/decode(_:at:with:)``.
+    associatedtype Settings: ActionSettings
+
+    /// The keyword apps.d names it by, which is also its spool entries' kind (``Spool/Entry/Kind/keyword``).
     static var keyword: String { get }
 
     /// Whether the replay after a crash hands this action's links over side by side (``LinkService/replayWidth`` at a
@@ -53,11 +55,19 @@ protocol Action: Sendable {
     /// - Parameter client: the connection, when the client said it can answer a password question.
     func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response
 
+    /// Whether the action can take `link` now — its program is there, its D-Bus name is known, its app has subscribed —
+    /// so that a link a browser could open instead goes there when it cannot. Asks nothing of the link's backend.
+    func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool
+
     /// Takes up `entry`, which a daemon that stopped left in the spool; `link` is its link routed again with today's
     /// configuration, `nil` when it no longer routes. The action removes the entry when it is done with it.
     func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async
 }
 
 extension Action {
+    static var keyword: String { Settings.keyword }
     static var replaysSideBySide: Bool { false }
+    func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool { true }
+    /// The settings' type, for the list of the kinds apps.d may name.
+    static var settingsType: any ActionSettings.Type { Settings.self }
 }

@@ -1,8 +1,47 @@
+package import LinkdConfig
 import LinkdSession
 
-/// The daemon's actions, one of each, and the one list they are registered in: ``LinkService`` finds a link's action
-/// by its apps.d keyword, and a spool entry's by its kind, here.
+/// The daemon's actions, one of each, and the one list they are registered in (``registered``): ``LinkService`` finds
+/// a link's action by its apps.d keyword, and a spool entry's by its kind, here; the configuration reads the links
+/// that name them (``ActionKinds/linkd``).
 struct ActionSet: Sendable {
+    /// An action's type and how the set makes it from what the daemon was given.
+    struct Registration: Sendable {
+        let type: any Action.Type
+        let make: @Sendable (Setup) -> any Action
+
+        init<Made: Action>(_ type: Made.Type, make: @escaping @Sendable (Setup) -> Made) {
+            self.type = type
+            self.make = make
+        }
+    }
+
+    /// What the daemon gives its actions, and the two actions others hand on to, made first.
+    struct Setup: Sendable {
+        let pkceStore: PKCEStore?
+        let signInStore: PKCEStore?
+        let appleStore: PKCEStore?
+        let dbus: DBusAction
+        let exec: ExecAction
+        let forward: ForwardAction
+    }
+
+    /// Every action linkd has, in the order a configuration problem lists them.
+    static let registered: [Registration] = [
+        Registration(ResetAction.self) { ResetAction(pkceStore: $0.pkceStore) },
+        Registration(ForwardAction.self) { $0.forward },
+        Registration(ExecAction.self) { $0.exec },
+        Registration(DBusAction.self) { $0.dbus },
+        Registration(SignInAction.self) {
+            SignInAction(pkceStore: $0.signInStore, appleStore: $0.appleStore, exec: $0.exec, forward: $0.forward)
+        },
+    ]
+
+    /// The kinds apps.d may name when the daemon has `registrations`.
+    static func kinds(_ registrations: [Registration]) -> ActionKinds {
+        ActionKinds(registrations.map { $0.type.settingsType })
+    }
+
     /// The actions others hand on to, or the server serves directly (subscribers, waiting `linkd login`s).
     let exec: ExecAction
     let forward: ForwardAction
@@ -18,12 +57,29 @@ struct ActionSet: Sendable {
         pkceStore: PKCEStore?,
         signInStore: PKCEStore?,
         appleStore: PKCEStore?,
-        dbus: DBusAction
+        dbus: DBusAction,
+        registrations: [Registration] = ActionSet.registered
     ) {
-        exec = ExecAction(timeLimit: execTimeLimit, supervisor: supervisor)
-        forward = ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit)
-        signIn = SignInAction(pkceStore: signInStore, appleStore: appleStore, exec: exec, forward: forward)
-        let all: [any Action] = [exec, dbus, forward, ResetAction(pkceStore: pkceStore), signIn]
-        byKeyword = Dictionary(uniqueKeysWithValues: all.map { (type(of: $0).keyword, $0) })
+        let setup = Setup(
+            pkceStore: pkceStore,
+            signInStore: signInStore,
+            appleStore: appleStore,
+            dbus: dbus,
+            exec: ExecAction(timeLimit: execTimeLimit, supervisor: supervisor),
+            forward: ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit)
+        )
+        let made = registrations.map { $0.make(setup) }
+        byKeyword = Dictionary(uniqueKeysWithValues: made.map { (type(of: $0).keyword, $0) })
+        guard let signIn = made.lazy.compactMap({ $0 as? SignInAction }).first else {
+            preconditionFailure("the daemon's actions include signin")
+        }
+        exec = setup.exec
+        forward = setup.forward
+        self.signIn = signIn
     }
+}
+
+extension ActionKinds {
+    /// The actions of linkd's daemon: what an apps.d link may name.
+    package static let linkd = ActionSet.kinds(ActionSet.registered)
 }

@@ -1,11 +1,24 @@
 import LinkdConfig
+import LinkdFormats
 import LinkdSystem
 import LinkdWire
 
 /// The `dbus` action: `org.freedesktop.Application.Open` on the app id, which D-Bus activates when it is not
 /// running. The link stays in the spool until the app has answered.
 struct DBusAction: Action {
-    static let keyword = "dbus"
+    /// `{"dbus": "com.example.Notes"}`: the app id `Open` is called on.
+    struct Settings: ActionSettings {
+        static let keyword = "dbus"
+        static let example = #"{"dbus": "app.id"}"#
+        let appID: String
+
+        static func decode(_ value: JSONValue?, at path: String, with decoder: inout AppConfigDecoder) -> Self? {
+            decoder.appID(value, at: path).map(Settings.init)
+        }
+
+        var json: JSONValue { .object([("dbus", .string(appID))]) }
+        var summary: String { "dbus " + DisplayText.sanitize(appID) }
+    }
 
     /// How long the app may take to answer `Open`, D-Bus activation included.
     static let timeout: Duration = .seconds(25)
@@ -18,10 +31,28 @@ struct DBusAction: Action {
         try SessionBus.openURIs(uris, appID: appID, timeout: timeout)
     }
 
-    let opener: Opener
+    /// Whether a name is known on the bus (owned, or activatable); a blocking call.
+    typealias NameCheck = @Sendable (_ appID: String) -> Bool
 
-    init(opener: @escaping Opener = DBusAction.sessionBus) {
+    /// Asks the session bus of the daemon's environment.
+    static let sessionBusNames: NameCheck = { appID in SessionBus.nameIsKnown(appID, timeout: .seconds(2)) }
+
+    let opener: Opener
+    let nameIsKnown: NameCheck
+
+    init(
+        opener: @escaping Opener = DBusAction.sessionBus,
+        nameIsKnown: @escaping NameCheck = DBusAction.sessionBusNames
+    ) {
         self.opener = opener
+        self.nameIsKnown = nameIsKnown
+    }
+
+    /// Whether the app id is known on the bus: running, or startable by D-Bus.
+    func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool {
+        guard let appID = link.claim.action.settings(as: Settings.self)?.appID else { return false }
+        let nameIsKnown = nameIsKnown
+        return await BlockingCall.run { nameIsKnown(appID) }
     }
 
     func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
@@ -35,7 +66,7 @@ struct DBusAction: Action {
     }
 
     func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
-        guard let link, case .dbus = link.claim.action else {
+        guard let link, link.claim.action.settings(as: Settings.self) != nil else {
             context.log.warning("link \(entry.shortID) no longer routes to a D-Bus app and is dropped")
             context.spool.remove(entry.id)
             return
@@ -49,7 +80,9 @@ struct DBusAction: Action {
     /// reported.
     private func deliver(_ entry: Spool.Entry, link: ClaimedLink, context: ActionContext) async -> WireProtocol.Response
     {
-        guard case .dbus(let appID) = link.claim.action else { preconditionFailure("a dbus link") }
+        guard let appID = link.claim.action.settings(as: Settings.self)?.appID else {
+            preconditionFailure("a dbus link")
+        }
         let url = entry.url
         let opener = opener
         // sd_bus_call blocks: it runs on a thread of the blocking pool, never on the cooperative pool.
@@ -76,4 +109,9 @@ struct DBusAction: Action {
         context.log.info("link \(entry.shortID) delivered to \(appID) over D-Bus", link.logFields(entry))
         return .accepted(route: link.route.id, app: link.appName, state: .delivered)
     }
+}
+
+extension Spool.Entry.Kind {
+    /// A link the app's D-Bus service has not taken yet.
+    package static let dbus = Self(keyword: DBusAction.keyword)
 }

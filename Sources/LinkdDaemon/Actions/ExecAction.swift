@@ -1,7 +1,7 @@
 import FoundationEssentials
 import LinkdConfig
 import LinkdFormats
-import LinkdSystem
+package import LinkdSystem
 import LinkdWire
 
 /// The `exec` action: the app's program gets the route as one JSON object on standard input, with the real values,
@@ -10,7 +10,22 @@ import LinkdWire
 /// likes — it outlives the daemon, and its link is never replayed. What it writes goes to the log, redacted
 /// (``ProgramSupervisor``).
 struct ExecAction: Action {
-    static let keyword = "exec"
+    /// `{"exec": [program, argument…]}`: the argv, whose first word is the program's absolute path as
+    /// ``ProgramSearch`` found it when the configuration was read, so that exactly that file runs (or, when it was not
+    /// found, the name as written, which is never run).
+    struct Settings: ActionSettings {
+        static let keyword = "exec"
+        static let example = #"{"exec": [argv…]}"#
+        let argv: [String]
+
+        static func decode(_ value: JSONValue?, at path: String, with decoder: inout AppConfigDecoder) -> Self? {
+            decoder.programArgv(value, at: path).map(Settings.init)
+        }
+
+        var json: JSONValue { .object([("exec", .array(argv.map { .string($0) }))]) }
+        var summary: String { "exec " + ShellWords.display(argv) }
+    }
+
     /// Each program is its own: a replay starts several at once.
     static let replaysSideBySide = true
 
@@ -18,8 +33,19 @@ struct ExecAction: Action {
     let timeLimit: Duration
     let supervisor: ProgramSupervisor
 
+    /// Whether the program was found when the configuration was read and can still be run.
+    func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool {
+        link.claim.action.settings(as: Settings.self).map { Self.canRun($0.argv) } ?? false
+    }
+
+    /// Whether `argv`'s program is a file found by its absolute path that this process may run.
+    static func canRun(_ argv: [String]) -> Bool {
+        guard let program = argv.first, program.hasPrefix("/") else { return false }
+        return FileSystem.isExecutable(program)
+    }
+
     func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
-        guard case .exec = link.claim.action else { preconditionFailure("an exec link") }
+        guard link.claim.action.settings(as: Settings.self) != nil else { preconditionFailure("an exec link") }
         if let joined = await context.flights.joinOrStart(link.flightKey) { return joined }
         let slots = supervisor.slots
         guard await slots.take() else {
@@ -44,11 +70,11 @@ struct ExecAction: Action {
 
     func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
         // The program started for it never read all of the link (it would have left the spool): it is ended first.
-        if case .exec(let program?) = entry.kind, program.isRunning {
+        if let program = entry.kind.execProgram, program.isRunning {
             program.kill()
             context.log.notice("link \(entry.shortID): the program (pid \(program.pid)) that had not read it was ended")
         }
-        guard let link, case .exec = link.claim.action else {
+        guard let link, link.claim.action.settings(as: Settings.self) != nil else {
             context.log.warning("link \(entry.shortID) no longer routes to a program and is dropped")
             context.spool.remove(entry.id)
             return
@@ -76,7 +102,9 @@ struct ExecAction: Action {
 
     /// Starts the program, hands it the route, and answers once it has read it (or failed to).
     private func deliver(link: ClaimedLink, entry: Spool.Entry, context: ActionContext) async -> WireProtocol.Response {
-        guard case .exec(let arguments) = link.claim.action else { preconditionFailure("an exec link") }
+        guard let arguments = link.claim.action.settings(as: Settings.self)?.argv else {
+            preconditionFailure("an exec link")
+        }
         let payload = LinkPayload.of(id: entry.id, app: link.appName, route: link.route, url: entry.url)
         let answer = WireProtocol.Response.accepted(route: link.route.id, app: link.appName, state: .delivered)
         return await deliver(payload, to: arguments, answering: answer, link: link, entry: entry, context: context)
@@ -126,7 +154,7 @@ struct ExecAction: Action {
             let program = try await subprocess.deliver(payload, deadline: .now + timeLimit) { running in
                 // Recorded before the program is given anything, so a daemon that dies now leaves a trace of it (a
                 // sign-in's entry stays as it is: its replay runs nothing again).
-                guard case .exec = entry.kind else { return }
+                guard entry.kind.keyword == ExecAction.keyword else { return }
                 var started = entry
                 started.kind = .exec(program: ProcessIdentity.of(running.pid))
                 try? context.spool.write(started)
@@ -205,5 +233,27 @@ extension WireProtocol.Failure {
     /// The app could not take the link (69): its program is missing, or did not read the link.
     fileprivate static func unavailable(_ reason: WireProtocol.Reason, _ message: String, app: String) -> Self {
         Self(kind: .unavailable, reason: reason, message: "\(app): \(message)")
+    }
+}
+
+extension Spool.Entry.Kind {
+    /// A link for an `exec` program that has not read it yet; `program` is the one started for it, once there is one.
+    package static func exec(program: ProcessIdentity?) -> Self {
+        var memory: [String: Spool.Value] = [:]
+        if let program {
+            memory["program"] = .object([
+                "pid": .integer(Int64(program.pid)), "startTime": .integer(Int64(clamping: program.startTime)),
+            ])
+        }
+        return Self(keyword: ExecAction.keyword, memory: memory)
+    }
+
+    /// The program started for an `exec` link, when one was.
+    package var execProgram: ProcessIdentity? {
+        guard let program = memory["program"]?.object,
+            let pid = program["pid"]?.integer.flatMap(Int32.init(exactly:)),
+            let startTime = program["startTime"]?.integer.flatMap(UInt64.init(exactly:))
+        else { return nil }
+        return ProcessIdentity(pid: pid, startTime: startTime)
     }
 }

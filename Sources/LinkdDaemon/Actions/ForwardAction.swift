@@ -1,11 +1,23 @@
 import FoundationEssentials
 import LinkdConfig
+import LinkdFormats
 import LinkdWire
 
 /// The `forward` action: the link goes to the app's subscriber (a connection that sent `{"op": "subscribe"}`), or
 /// waits in a queue, oldest first, until one subscribes or its time to live passes.
 actor ForwardAction: Action {
-    static let keyword = "forward"
+    /// `"forward"`: nothing to set.
+    struct Settings: ActionSettings {
+        static let keyword = "forward"
+        static let example = #""forward""#
+
+        static func decode(_ value: JSONValue?, at path: String, with decoder: inout AppConfigDecoder) -> Self? {
+            decoder.expectKeywordAlone(keyword, value, at: path) ? Settings() : nil
+        }
+
+        var json: JSONValue { .string("forward") }
+        var summary: String { "forward" }
+    }
 
     /// One link line for a subscriber.
     struct Outgoing: Sendable {
@@ -114,7 +126,7 @@ actor ForwardAction: Action {
     /// A queued link goes to its app's subscriber, or waits for one again; one that no longer routes, or whose time
     /// to live has passed, is dropped. Only the entry itself is checked: a replay of thousands stays linear.
     func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
-        guard case .forward(let app, let expires) = entry.kind, let link, link.appName == app else {
+        guard let (app, expires) = entry.kind.forwarded, let link, link.appName == app else {
             context.log.warning("link \(entry.shortID) no longer routes to its app and is dropped")
             context.spool.remove(entry.id)
             return
@@ -143,6 +155,11 @@ actor ForwardAction: Action {
     }
 
     /// Whether one more link or session may wait for `app` (fewer than the queue limit wait).
+    /// Whether the app has subscribed: a link for it would otherwise wait in the queue.
+    func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool {
+        subscribers[link.appName]?.isEmpty == false
+    }
+
     func hasRoom(for app: String, context: ActionContext) -> Bool {
         expireQueued(context)
         return waiting(for: app) < queueLimit
@@ -272,5 +289,19 @@ actor ForwardAction: Action {
         } else {
             context.activity.release()
         }
+    }
+}
+
+extension Spool.Entry.Kind {
+    /// A link queued for `app`'s subscriber until `expires` (seconds since 1970).
+    package static func forward(app: String, expires: Double) -> Self {
+        Self(keyword: ForwardAction.keyword, memory: ["app": .string(app), "expires": .number(expires)])
+    }
+
+    /// The app a `forward` link waits for, and until when.
+    package var forwarded: (app: String, expires: Double)? {
+        guard keyword == ForwardAction.keyword, let app = memory["app"]?.string, let expires = memory["expires"]?.number
+        else { return nil }
+        return (app, expires)
     }
 }

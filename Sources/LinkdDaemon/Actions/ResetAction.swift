@@ -1,5 +1,5 @@
 import FoundationEssentials
-import LinkdConfig
+package import LinkdConfig
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
@@ -9,7 +9,34 @@ import LinkdWire
 /// app's backend, the client is asked for the password, and the result goes back to the client — or to a desktop
 /// notification when no client waits any more.
 struct ResetAction: Action {
-    static let keyword = "reset"
+    /// `"reset"`: the link's format and backend say the rest.
+    struct Settings: ActionSettings {
+        static let keyword = "reset"
+        static let example = #""reset""#
+
+        static func decode(_ value: JSONValue?, at path: String, with decoder: inout AppConfigDecoder) -> Self? {
+            decoder.expectKeywordAlone(keyword, value, at: path) ? Settings() : nil
+        }
+
+        /// A reset link needs the `supabase` or `appservices` format and a backend of the same kind.
+        func check(_ link: ActionLinkFacts, at path: String, with decoder: inout AppConfigDecoder) {
+            guard let format = link.format, format == .supabase || format == .appservices else {
+                decoder.fail("\(path).format", "action 'reset' needs format 'supabase' or 'appservices'")
+                return
+            }
+            guard let backend = link.backend else {
+                decoder.fail("\(path).action", "action 'reset' needs a backend (the app's or the link's)")
+                return
+            }
+            if backend.format != format {
+                let location = link.hasOwnBackend ? "\(path).backend" : "$.backend"
+                decoder.fail(location, "a '\(backend.format.rawValue)' backend cannot reset '\(format.rawValue)' links")
+            }
+        }
+
+        var json: JSONValue { .string("reset") }
+        var summary: String { "reset" }
+    }
 
     /// The verifiers of resets requested with `linkd reset request`.
     let pkceStore: PKCEStore?
@@ -93,7 +120,7 @@ struct ResetAction: Action {
         context.spool.remove(entry.id)
         let app = link?.appName ?? "an app"
         let body: String
-        if case .reset(sent: true) = entry.kind {
+        if entry.kind.resetWasSent {
             body =
                 "\(app): linkd stopped while setting your new password; it may have changed. Try signing in "
                 + "with it, or request a new email."
@@ -150,4 +177,19 @@ struct ResetAction: Action {
         }
         return response
     }
+}
+
+extension LinkConfig {
+    /// Whether the link's action is a password reset (`linkd reset request` asks for one).
+    package var resetsPassword: Bool { action.settings(as: ResetAction.Settings.self) != nil }
+}
+
+extension Spool.Entry.Kind {
+    /// A password reset; `sent` once the request carrying the password may have gone out.
+    package static func reset(sent: Bool) -> Self {
+        Self(keyword: ResetAction.keyword, memory: sent ? ["sent": .bool(true)] : [:])
+    }
+
+    /// Whether a reset's request carrying the password may have gone out.
+    package var resetWasSent: Bool { memory["sent"]?.bool ?? false }
 }

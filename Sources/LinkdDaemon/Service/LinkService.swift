@@ -38,7 +38,8 @@ actor LinkService {
         pkceStore: PKCEStore?,
         signInStore: PKCEStore? = nil,
         appleStore: PKCEStore? = nil,
-        dbus: DBusAction = DBusAction()
+        dbus: DBusAction = DBusAction(),
+        registrations: [ActionSet.Registration] = ActionSet.registered
     ) {
         self.resolver = resolver
         context = ActionContext(
@@ -57,7 +58,8 @@ actor LinkService {
             pkceStore: pkceStore,
             signInStore: signInStore,
             appleStore: appleStore,
-            dbus: dbus
+            dbus: dbus,
+            registrations: registrations
         )
     }
 
@@ -113,9 +115,12 @@ actor LinkService {
     static let replayWidth = 8
 
     /// The links a daemon that stopped left in the spool, oldest first, for ``replay(_:)``; an unreadable entry is
-    /// removed. Read before the daemon serves, so that no link it accepts is taken for one left behind.
+    /// removed, and so is one of a kind no action of this daemon takes. Read before the daemon serves, so that no link
+    /// it accepts is taken for one left behind.
     func leftInSpool() -> [Spool.Entry] {
-        let (entries, broken) = spool.entries()
+        let (read, unreadable) = spool.entries()
+        let entries = read.filter { actions.byKeyword[$0.kind.keyword] != nil }
+        let broken = unreadable + read.filter { actions.byKeyword[$0.kind.keyword] == nil }.map(\.id)
         for id in broken {
             let removed = spool.remove(id)
             log.warning("spool entry \(id.prefix(8)) is unreadable and was \(removed ? "removed" : "skipped")")
@@ -141,8 +146,7 @@ actor LinkService {
             for entry in entries where !shutdown.isStopping && !Task.isCancelled {
                 let link = claimedLink(entry.url)
                 guard let action = actions.byKeyword[entry.kind.keyword] else {
-                    log.error("link \(entry.shortID) stays in the spool: linkd has no '\(entry.kind.keyword)' action")
-                    continue
+                    preconditionFailure("an entry of a kind no action takes is removed as it is read")
                 }
                 guard type(of: action).replaysSideBySide else {
                     await action.replay(entry, link: link, context: context)
@@ -157,6 +161,15 @@ actor LinkService {
                 group.addTask { await action.replay(entry, link: link, context: context) }
             }
         }
+    }
+
+    /// Whether the app that claims `url` can take it now (``Action/canTakeNow(_:context:)``); `false` when no app
+    /// claims it.
+    func canTakeNow(_ url: String) async -> Bool {
+        guard let link = claimedLink(url), let action = actions.byKeyword[link.claim.action.keyword] else {
+            return false
+        }
+        return await action.canTakeNow(link, context: context)
     }
 
     /// `url` routed with today's configuration; `nil` when it no longer routes to an app.

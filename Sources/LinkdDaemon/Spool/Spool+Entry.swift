@@ -1,30 +1,17 @@
-package import LinkdSystem
-
 extension Spool {
     /// One accepted link and the action it waits for.
     package struct Entry: Sendable, Equatable {
-        /// Which action the link waits for, with what that action must remember across a restart.
-        package enum Kind: Sendable, Equatable {
-            /// An `exec` program has not read the link yet; `program` is the one started for it, once there is one.
-            case exec(program: ProcessIdentity?)
-            /// The app's D-Bus service has not taken the link yet.
-            case dbus
-            /// Queued for `app`'s subscriber until `expires` (seconds since 1970).
-            case forward(app: String, expires: Double)
-            /// A password reset; `sent` once the request carrying the password may have gone out.
-            case reset(sent: Bool)
-            /// A sign-in: the link's code is exchanged for a session, which goes to the app's program.
-            case signin
-
+        /// Which action the link waits for, with what that action must remember across a restart: each action's
+        /// file says what it keeps (`.exec(program:)`, `.reset(sent:)` …).
+        package struct Kind: Sendable, Equatable {
             /// The action's keyword (``LinkAction/keyword``): the entry's `kind` in its file.
-            package var keyword: String {
-                switch self {
-                case .exec: "exec"
-                case .dbus: "dbus"
-                case .forward: "forward"
-                case .reset: "reset"
-                case .signin: "signin"
-                }
+            package var keyword: String
+            /// What the action keeps, as further members of the entry's file.
+            package var memory: [String: Value]
+
+            package init(keyword: String, memory: [String: Value] = [:]) {
+                self.keyword = keyword
+                self.memory = memory
             }
         }
 
@@ -52,8 +39,22 @@ extension Spool {
 }
 
 extension Spool.Entry: Codable {
-    private enum Key: String, CodingKey {
-        case id, url, attempts, accepted, kind, app, expires, sent, action, program
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+
+        static let id = Key(stringValue: "id")
+        static let url = Key(stringValue: "url")
+        static let attempts = Key(stringValue: "attempts")
+        static let accepted = Key(stringValue: "accepted")
+        static let kind = Key(stringValue: "kind")
+        /// linkd 0.1's name for `kind`.
+        static let action = Key(stringValue: "action")
+        static let expires = Key(stringValue: "expires")
+        /// The entry's own members; the others are its action's memory.
+        static let own: Set<String> = ["id", "url", "attempts", "accepted", "kind", "action"]
     }
 
     /// Reads an entry. An entry without `kind` was written by linkd 0.1, whose files said the same with `action`,
@@ -64,23 +65,15 @@ extension Spool.Entry: Codable {
         url = try container.decode(String.self, forKey: .url)
         attempts = try container.decode(Int.self, forKey: .attempts)
         accepted = try container.decode(Double.self, forKey: .accepted)
-        let name =
+        let keyword =
             try container.decodeIfPresent(String.self, forKey: .kind)
             ?? container.decodeIfPresent(String.self, forKey: .action)
             ?? (container.contains(.expires) ? "forward" : "exec")
-        switch name {
-        case "exec": kind = .exec(program: try container.decodeIfPresent(ProcessIdentity.self, forKey: .program))
-        case "dbus": kind = .dbus
-        case "forward":
-            kind = .forward(
-                app: try container.decode(String.self, forKey: .app),
-                expires: try container.decode(Double.self, forKey: .expires)
-            )
-        case "reset": kind = .reset(sent: try container.decodeIfPresent(Bool.self, forKey: .sent) ?? false)
-        case "signin": kind = .signin
-        default:
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown kind")
+        var memory: [String: Spool.Value] = [:]
+        for key in container.allKeys where !Key.own.contains(key.stringValue) {
+            memory[key.stringValue] = try container.decode(Spool.Value.self, forKey: key)
         }
+        kind = Kind(keyword: keyword, memory: memory)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -90,13 +83,6 @@ extension Spool.Entry: Codable {
         try container.encode(attempts, forKey: .attempts)
         try container.encode(accepted, forKey: .accepted)
         try container.encode(kind.keyword, forKey: .kind)
-        switch kind {
-        case .exec(let program): try container.encodeIfPresent(program, forKey: .program)
-        case .dbus, .signin: break
-        case .forward(let app, let expires):
-            try container.encode(app, forKey: .app)
-            try container.encode(expires, forKey: .expires)
-        case .reset(let sent): try container.encode(sent, forKey: .sent)
-        }
+        for (name, value) in kind.memory { try container.encode(value, forKey: Key(stringValue: name)) }
     }
 }

@@ -30,28 +30,29 @@ package struct Registrar: Sendable {
     /// The `apps.d` folders whose schemes ``claimedSchemes()`` lists.
     package let config: ConfigLoader
 
-    /// The per-user paths for `environment`.
-    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// The per-user paths for `environment`; the apps.d links name `actions`.
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment, actions: ActionKinds) {
         let directories = XDGDirectories(environment: environment)
         self.init(
             applications: directories.dataHome + "/applications",
             mimeApps: directories.configHome + "/mimeapps.list",
             replacedDefaults: directories.linkdState + "/replaced-defaults.json",
-            config: ConfigLoader.installed(environment: environment)
+            config: ConfigLoader.installed(environment: environment, actions: actions)
         )
     }
 
     /// The paths for every user, under `root` (`/` but in tests): `/usr/share/applications/linkd.desktop`,
     /// `/usr/share/applications/mimeapps.list`, `/var/lib/linkd/replaced-defaults.json`, and the schemes of
     /// `/etc/linkd/apps.d` and `/usr/share/linkd/apps.d`.
-    package static func system(root: String = "/") -> Registrar {
+    package static func system(root: String = "/", actions: ActionKinds) -> Registrar {
         let prefix = root.hasSuffix("/") ? String(root.dropLast()) : root
         return Registrar(
             applications: prefix + "/usr/share/applications",
             mimeApps: prefix + "/usr/share/applications/mimeapps.list",
             replacedDefaults: prefix + "/var/lib/linkd/replaced-defaults.json",
             config: ConfigLoader(
-                directories: ["/etc/linkd/apps.d", "/usr/share/linkd/apps.d"].map { URL(fileURLWithPath: prefix + $0) }
+                directories: ["/etc/linkd/apps.d", "/usr/share/linkd/apps.d"].map { URL(fileURLWithPath: prefix + $0) },
+                actions: actions
             )
         )
     }

@@ -1,13 +1,17 @@
 import FoundationEssentials
-import LinkdConfig
+package import LinkdConfig
 import LinkdSystem
 
 extension DesktopStatus {
     private static let gio = "/usr/bin/gio"
 
-    /// Looks at the files, asks GIO and the systemd user manager, and tries the daemon's socket.
-    package static func gather(environment: [String: String] = ProcessInfo.processInfo.environment) -> DesktopStatus {
-        let registrar = Registrar(environment: environment)
+    /// Looks at the files, asks GIO and the systemd user manager, and tries the daemon's socket; the apps.d links
+    /// name `actions`.
+    package static func gather(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        actions: ActionKinds
+    ) -> DesktopStatus {
+        let registrar = Registrar(environment: environment, actions: actions)
         let entry: Entry
         if FileSystem.permissions(of: registrar.desktopFile) == nil {
             entry = .missing
