@@ -40,7 +40,7 @@ import Testing
             context: world.service.context
         )
         #expect(await world.service.canTakeNow("myapp://inbox"))
-        await world.service.forward.unsubscribe("com.example.A", id: subscriber.id)
+        await world.service.forward.unsubscribe("com.example.A", id: subscriber.id, context: world.service.context)
         #expect(await !world.service.canTakeNow("myapp://inbox"))
     }
 

@@ -65,6 +65,6 @@ import Testing
         #expect(
             await service.open("a://x/6") == .accepted(route: "a://x/{id}", app: "com.example.A", state: .delivered)
         )
-        await service.forward.unsubscribe("com.example.A", id: subscriber.id)
+        await service.forward.unsubscribe("com.example.A", id: subscriber.id, context: service.context)
     }
 }

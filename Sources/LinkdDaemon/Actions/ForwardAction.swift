@@ -119,6 +119,8 @@ actor ForwardAction: Action {
         queued[link.appName, default: []].append(
             QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires)
         )
+        // At its time to live the link leaves the queue and the spool, whether or not anything else happens.
+        choresInput.yield(.expire(after: .seconds(timeToLive + 0.1)))
         context.log.info("link \(entry.shortID) queued until \(link.appName) subscribes", fields)
         return .accepted(route: link.route.id, app: link.appName, state: .queued)
     }
@@ -236,7 +238,8 @@ actor ForwardAction: Action {
     }
 
     /// The subscriber is gone: links handed to it but not written go back to the front of the queue.
-    func unsubscribe(_ app: String, id: UInt64) {
+    func unsubscribe(_ app: String, id: UInt64, context: ActionContext) {
+        context.log.info("\(app)'s subscriber went away", [("LINKD_APP", app)])
         subscribers[app]?.removeAll { $0.id == id }
         if subscribers[app]?.isEmpty == true { subscribers.removeValue(forKey: app) }
         let returned = handedOut.values.filter { $0.subscriber == id }.map(\.link).sorted {

@@ -37,7 +37,13 @@ final class ClientCount: Sendable {
     }
 
     /// An admitted connection has ended.
-    func left() {
-        state.withLock { $0.count -= 1 }
+    ///
+    /// - Returns: whether every place was taken until now, so that a place is free again.
+    @discardableResult
+    func left() -> Bool {
+        state.withLock { state in
+            defer { state.count -= 1 }
+            return state.count == limit
+        }
     }
 }

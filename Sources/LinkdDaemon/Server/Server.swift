@@ -30,7 +30,9 @@ struct Server: Sendable {
                 group.addTask {
                     await serve(connection)
                     shutdown.closed(connection)
-                    clients.left()
+                    if clients.left() {
+                        log.info("a client of \(clients.limit) left: a new connection has a place again")
+                    }
                     activity.release()
                 }
             }
@@ -115,7 +117,7 @@ struct Server: Sendable {
         let forward = service.forward
         let (id, stream) = await forward.subscribe(app, receivesSessions: receivesSessions, context: service.context)
         guard await acknowledge() else {
-            await forward.unsubscribe(app, id: id)
+            await forward.unsubscribe(app, id: id, context: service.context)
             return
         }
         await withTaskGroup(of: Void.self) { group in
@@ -147,6 +149,6 @@ struct Server: Sendable {
             await group.next()
             group.cancelAll()
         }
-        await forward.unsubscribe(app, id: id)
+        await forward.unsubscribe(app, id: id, context: service.context)
     }
 }

@@ -11,10 +11,13 @@ actor Flights {
 
     /// Kept up while a flight has no answer yet.
     private let activity: Activity
+    /// Where a join is told: a test waits on the line.
+    private let log: DaemonLog
     private var flights: [String: Flight] = [:]
 
-    init(activity: Activity) {
+    init(activity: Activity, log: DaemonLog) {
         self.activity = activity
+        self.log = log
     }
 
     /// The answer of the run in flight for `key`, once it has one; `nil` after marking `key` in flight when none is.
@@ -25,6 +28,9 @@ actor Flights {
             activity.hold()
             return nil
         }
+        // The key's first line is the app id; the rest is the link, which the log never shows.
+        let app = String(key.prefix { $0 != "\n" })
+        log.info("a link for \(app) opened again while its first run goes on joins that run", [("LINKD_APP", app)])
         if let response = joined.response { return response }
         return await withCheckedContinuation { continuation in
             joined.waiters.append(continuation)

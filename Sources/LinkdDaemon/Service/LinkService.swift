@@ -47,7 +47,7 @@ actor LinkService {
             log: log,
             activity: activity,
             shutdown: shutdown,
-            flights: Flights(activity: activity)
+            flights: Flights(activity: activity, log: log)
         )
         self.subscriberKeys = subscriberKeys
         actions = ActionSet(
