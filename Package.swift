@@ -39,7 +39,7 @@ let package = Package(
         ),
         .target(
             name: "LinkdTestSupport",
-            dependencies: ["LinkdSystem"],
+            dependencies: ["CSystemd", "LinkdSystem"],
             swiftSettings: upcomingFeatures
         ),
         .target(

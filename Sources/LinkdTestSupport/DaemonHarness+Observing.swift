@@ -29,34 +29,52 @@ extension DaemonHarness {
         }
     }
 
-    /// Checks `condition` every 20 ms until it holds or `timeout` passes.
-    ///
-    /// A poll, for what announces itself by no event a test could wait on: files other processes write, processes
-    /// that are not the test's children. Wait for a child's exit with ``SpawnedProcess/waitUntilExit()`` and for a
-    /// daemon's start with ``startDaemon(_:extra:stderrPath:timeout:)`` instead.
+    /// The folders whose changes wake a wait: the world's own (what its programs write), the runtime folder
+    /// (the socket), the spool, the log folder and apps.d.
+    package var watchedFolders: [String] {
+        [root.path, runtime.path + "/linkd", spoolPath, state.path + "/linkd", config.path + "/linkd/apps.d"]
+    }
+
+    /// Waits until `condition` holds or `timeout` passes, checking it now and again at each change in the world's
+    /// folders (``watchedFolders``) and in `folders`: for what shows in files — what a program wrote, the spool, the
+    /// socket, the daemon's log. Wait for a child's exit with ``SpawnedProcess/waitUntilExit()``, for a daemon's
+    /// start with ``startDaemon(_:extra:stderrPath:timeout:)`` and for its exit with ``waitForDaemonsToExit(_:)``.
     ///
     /// - Returns: whether `condition` held; it is checked once more at the timeout.
-    package func waitUntil(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
+    package func waitUntil(_ timeout: Duration, folders: [String] = [], _ condition: () -> Bool) -> Bool {
+        guard let events = FileEvents(watchedFolders + folders) else { return poll(timeout, condition) }
+        return events.wait(until: .now + timeout, for: condition)
+    }
+
+    /// As ``waitUntil(_:folders:_:)``, sleeping between changes instead of blocking the thread: a long test waits
+    /// this way, so that the few threads of Swift's cooperative pool (one a core) stay free for the other tests.
+    package func waitUntil(
+        within timeout: Duration,
+        folders: [String] = [],
+        _ condition: () -> Bool
+    ) async -> Bool {
+        guard let events = FileEvents(watchedFolders + folders) else { return poll(timeout, condition) }
+        return await events.wait(until: .now + timeout, for: condition)
+    }
+
+    /// Waits until no daemon of this world runs, or `timeout` passes: each one's exit is an event (its pidfd).
+    ///
+    /// - Returns: whether none runs.
+    package func waitForDaemonsToExit(_ timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        return ProcessExit.wait(for: daemonPIDs(), until: deadline) && daemonPIDs().isEmpty
+    }
+
+    /// Checks `condition` every 20 ms until it holds or `timeout` passes: a poll, for what announces itself by no
+    /// event — each caller says why.
+    ///
+    /// - Returns: whether `condition` held; it is checked once more at the timeout.
+    package func poll(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while clock.now < deadline {
             if condition() { return true }
             usleep(20_000)
-        }
-        return condition()
-    }
-
-    /// Checks `condition` every 20 ms until it holds or `timeout` passes, sleeping between checks instead of blocking
-    /// the thread: a long test waits this way, so that the few threads of Swift's cooperative pool (one a core) stay
-    /// free for the other tests that run beside it.
-    ///
-    /// - Returns: whether `condition` held; it is checked once more at the timeout.
-    package func waitUntil(within timeout: Duration, _ condition: () -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while clock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
         }
         return condition()
     }

@@ -25,3 +25,24 @@ extension Int32 {
         return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
     }
 }
+
+extension Int32 {
+    /// Waits, blocking, until the peer has closed this connection (a read sees the end of the stream) or `timeout`
+    /// passes: the close is an event (`poll(2)` sees the descriptor readable).
+    ///
+    /// - Returns: whether the peer closed it with nothing left unread.
+    package func waitForPeerClose(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (seconds, attoseconds) = (deadline - .now).components
+            let milliseconds = Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
+            var entry = pollfd(fd: self, events: Int16(POLLIN), revents: 0)
+            guard milliseconds > 0, poll(&entry, 1, milliseconds) > 0 else { return false }
+            var byte: UInt8 = 0
+            let count = recv(self, &byte, 1, Int32(MSG_DONTWAIT))
+            if count == 0 { return true }
+            if count < 0 && errno != EAGAIN && errno != EINTR { return errno == ECONNRESET }
+            if count > 0 { return false }
+        }
+    }
+}

@@ -9,15 +9,13 @@ import Testing
 
 @testable import LinkdDaemon
 
-/// The lines of the file a program appends to, once it has `count` of them (a file written by another process gives
-/// no event to wait on: it is read again every 20 ms, for up to 10 s).
+/// The lines of the file a program appends to, once it has `count` of them (read again at each change of its folder,
+/// for up to 10 s).
 private func lines(of file: URL, count: Int) async throws -> [Substring] {
-    for _ in 0..<500 {
-        let lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n")
-        if lines.count >= count { return lines }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n")
+    let read = { ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n") }
+    let events = try #require(FileEvents([file.deletingLastPathComponent().path]))
+    _ = await events.wait(until: .now + .seconds(10)) { read().count >= count }
+    return read()
 }
 
 /// The daemon's link handling without a socket: a service built from an apps.d folder, with the client injected.
@@ -144,14 +142,11 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
             return
         }
         #expect(app == "com.example.A" && abs(expires - (entry.accepted + 0.2)) < 0.05)
-        try await Task.sleep(for: .milliseconds(300))
-        let late = await world.service.forward.subscribe(
-            "com.example.A",
-            receivesSessions: false,
-            context: world.service.context
-        )
-        #expect(world.spooled.isEmpty, "an expired link leaves the spool when the queue is next read")
-        await world.service.forward.unsubscribe("com.example.A", id: late.id)
+        // At its time to live the forward action's own loop drops it from the queue and the spool.
+        let spool = try #require(FileEvents([world.root.appendingPathComponent("spool").path]))
+        try await world.supervising {
+            #expect(await spool.wait(until: .now + .seconds(5)) { world.spooled.isEmpty })
+        }
     }
 
     /// A queued link goes to the subscriber that comes (a world of its own: with the 0.2 s time to live above, a
@@ -239,8 +234,8 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
                 }
             )
             #expect(world.spooled.isEmpty, "delivered: the link left the spool")
-            #expect(try await lines(of: root, count: 1).count == 1)
-            try await Task.sleep(for: .milliseconds(500))  // a second run would show no event but its line
+            // Once nothing holds the service, every program it started has exited: the file is whole.
+            try await world.service.activity.waitUntilQuiet()
         }
         #expect(try await lines(of: root, count: 1).count == 1)
     }

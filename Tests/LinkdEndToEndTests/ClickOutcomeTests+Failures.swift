@@ -47,10 +47,8 @@ extension ClickOutcomeTests {
             extra: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + path],
             stderrPath: errors
         )
-        // A zombie is a child that has exited; give it 1 s for the bus and 1.5 s for a loaded machine.
-        let exited = world.waitUntil(.milliseconds(2500)) {
-            (try? String(contentsOfFile: "/proc/\(open.pid)/stat", encoding: .utf8))?.contains(") Z ") == true
-        }
+        // Its exit is an event of its pidfd; give it 1 s for the bus and 1.5 s for a loaded machine.
+        let exited = ProcessExit.wait(for: [open.pid], until: start + .milliseconds(2500))
         let elapsed = clock.now - start
         if !exited { kill(open.pid, SIGKILL) }
         open.waitUntilExit()

@@ -222,7 +222,7 @@ final class ClickDesktop {
             return
         }
         // linkd open runs on after gio exits: its notification is the sign it is done.
-        let arrived = world.waitUntil(.seconds(10)) { bus.notificationLines().count > before }
+        let arrived = world.waitUntil(.seconds(10), folders: [bus.root.path]) { bus.notificationLines().count > before }
         #expect(arrived, "no notification; \(world.daemonLog())", sourceLocation: sourceLocation)
         let lines = bus.notificationLines()
         #expect(Array(lines.dropFirst(before)) == [line], sourceLocation: sourceLocation)

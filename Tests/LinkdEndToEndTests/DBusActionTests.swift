@@ -74,7 +74,7 @@ import Testing
             extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address]
         )
         defer { daemon.terminate() }
-        #expect(world.waitUntil(.seconds(10)) { bus.openedURIs() == [Self.link] })
+        #expect(world.waitUntil(.seconds(10), folders: [bus.root.path]) { bus.openedURIs() == [Self.link] })
         #expect(
             world.waitUntil(.seconds(3)) {
                 world.spooledURLs().isEmpty

@@ -53,7 +53,7 @@ import Testing
         #expect(try world.run(["open", "myapp://note/warmup"]).status == 0)
         let client = try world.start(["open", "myapp://slow/1#access_token=\(Self.canary).a.b&refresh_token=r"])
         // The program reads the link only after a second, so the client is still waiting for its answer once the
-        // daemon has taken the link (a spool file, so a poll); the link must already be gone from what other processes
+        // daemon has taken the link (its spool file appears); the link must already be gone from what other processes
         // can read of its command line.
         #expect(world.waitUntil(.seconds(5)) { world.spooledURLs().contains { $0.hasPrefix("myapp://slow/") } })
         let seen = ((try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(client.pid)/cmdline"))) ?? Data())

@@ -156,11 +156,12 @@ import Testing
         #expect(world.spooledURLs().isEmpty, "delivered: the link left the spool")
         kill(daemons[0], SIGKILL)  // the program is sleeping before it records
         // Not the test's child, so no waitpid: /proc shows when it is gone.
-        #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty })
+        #expect(world.waitForDaemonsToExit(.seconds(5)))
         #expect(world.waitUntil(.seconds(8)) { world.receivedPayloads().count == 1 })
+        // The spool is empty, and a daemon is ready only once it has read its spool: it has nothing to run again.
+        #expect(world.spooledURLs().isEmpty)
         let restarted = try world.startDaemon(["--idle-exit", "5"])
         defer { restarted.terminate() }
-        usleep(2_000_000)  // a second run would show no event but its record: give it the time to make one
         #expect(world.receivedPayloads().count == 1)
     }
 
@@ -184,9 +185,8 @@ import Testing
         let restarted = try world.startDaemon(["--idle-exit", "10"])
         defer { restarted.terminate() }
         #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 1 })
-        let stat = (try? String(contentsOfFile: "/proc/\(first)/stat", encoding: .utf8)) ?? ""
-        #expect(stat.isEmpty || stat.contains(") Z "), "the first program was ended: \(stat)")
-        usleep(3_000_000)  // the first program would have recorded by now had it lived
+        // The first program was ended: once it is gone, it can record nothing more.
+        #expect(ProcessExit.wait(for: [first], until: .now + .seconds(5)), "the first program was ended")
         #expect(world.receivedPayloads().map { $0["url"] as? String } == ["myapp://note/7"])
         #expect(world.spooledURLs().isEmpty)
     }
@@ -200,8 +200,12 @@ import Testing
         first.waitUntilExit()
         #expect(first.terminationStatus == 0 && second.status == 0)
         #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 })
-        usleep(300_000)  // a second run would show no event but its record: give it the time to make one
-        #expect(world.receivedPayloads().count == 1)
+        // A second run would have been accepted, and logged so, before the second client had its answer.
+        let log = try String(contentsOfFile: world.logPath, encoding: .utf8)
+        #expect(
+            log.split(separator: "\n").filter { $0.contains("accepted for com.example.Notes") }.count == 1,
+            "\(log)"
+        )
     }
 
     @Test func twoHundredClientsTimesTenLinksAreAllActedOn() throws {
@@ -230,7 +234,7 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 2)
         // After the first-byte limit the daemon closes them: a read sees EOF.
         #expect(silent[0].readLine(timeout: .seconds(8)) == nil)
-        #expect(world.waitUntil(.seconds(3)) { silent.allSatisfy { fd in recv(fd, nil, 0, Int32(MSG_DONTWAIT)) == 0 } })
+        #expect(silent.allSatisfy { $0.waitForPeerClose(timeout: .seconds(3)) })
     }
 
     @Test func badInputGetsAnErrorOrAClosedConnectionAndNeverCostsALink() throws {
@@ -349,7 +353,7 @@ import Testing
         let daemons = world.daemonPIDs()
         try #require(daemons.count == 1)
         kill(daemons[0], SIGTERM)
-        #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty })
+        #expect(world.waitForDaemonsToExit(.seconds(5)))
         #expect(world.receivedPayloads().isEmpty, "still sleeping when the daemon is gone")
         #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 1 })
         #expect(world.spooledURLs().isEmpty)

@@ -48,7 +48,7 @@ import Testing
         let world = try DaemonHarness()
         let first = try world.ensureDaemon().subscribe()
         close(first)
-        usleep(200_000)  // the daemon drops the subscriber with no sign a test could wait on
+        #expect(world.waitUntil(.seconds(5)) { world.daemonLog().contains("subscriber went away") })
         #expect(
             try world.run(["open", "myapp://inbox/7"]).stdout == "queued: myapp://inbox/{id} → com.example.Notes\n"
         )
@@ -100,7 +100,8 @@ import Testing
         defer { daemon.terminate() }
         #expect(FileManager.default.fileExists(atPath: world.socketPath))
         #expect(try world.run(["open", "myapp://inbox/1"]).stdout.hasPrefix("queued: "))
-        usleep(1_500_000)  // time, not an event: the 1 s time to live passes
+        // At its 1 s time to live the link leaves the spool.
+        #expect(world.waitUntil(.seconds(5)) { world.spooledURLs().isEmpty })
         let subscriber = try world.subscribe()
         defer { close(subscriber) }
         #expect(subscriber.readLine(timeout: .seconds(1)) == nil)

@@ -37,7 +37,7 @@ import Testing
         let output = try world.run(["open", "myapp://note/1"])
         #expect(output.stdout == "delivered: myapp://note/{id} → com.example.Notes\n", "\(output)")
         try write("third.json", app: "com.example.Third", pattern: "myapp://inbox/{x}", in: world)
-        // The daemon's reload gives this test no event: its log is read again until the warning is there.
+        // Its log is read again at each change until the warning is there.
         #expect(
             world.waitUntil(.seconds(5)) {
                 !warnings(

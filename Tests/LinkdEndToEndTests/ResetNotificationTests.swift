@@ -33,7 +33,7 @@ import Testing
         #expect(question == #"{"ask": "password", "prompt": "New password for ada@example.com (com.example.Reset)"}"#)
         client.send(#"{"password": "Canary-pass-7f3a9"}"# + "\n")
         close(client)  // the clicking process is gone before the result
-        #expect(reset.world.waitUntil(.seconds(10)) { !bus.notificationLines().isEmpty })
+        #expect(reset.world.waitUntil(.seconds(10), folders: [bus.root.path]) { !bus.notificationLines().isEmpty })
         #expect(
             bus.notificationLines()
                 == ["Password changed\tcom.example.Reset: the password of a***@example.com was changed"]
@@ -58,7 +58,7 @@ import Testing
 
         let second = try startDaemon(reset, bus)
         defer { kill(second.pid, SIGKILL) }
-        #expect(reset.world.waitUntil(.seconds(10)) { !bus.notificationLines().isEmpty })
+        #expect(reset.world.waitUntil(.seconds(10), folders: [bus.root.path]) { !bus.notificationLines().isEmpty })
         #expect(
             bus.notificationLines() == [
                 "Password reset interrupted\tcom.example.Reset: linkd stopped before your password was reset; click "
@@ -87,7 +87,7 @@ import Testing
         )
         let daemon = try startDaemon(reset, bus)
         defer { kill(daemon.pid, SIGKILL) }
-        #expect(reset.world.waitUntil(.seconds(10)) { !bus.notificationLines().isEmpty })
+        #expect(reset.world.waitUntil(.seconds(10), folders: [bus.root.path]) { !bus.notificationLines().isEmpty })
         #expect(
             bus.notificationLines() == [
                 "Password reset interrupted\tcom.example.Reset: linkd stopped while setting your new password; it may "
@@ -169,7 +169,12 @@ import Testing
         #expect(first.readLine()?.hasPrefix(#"{"ask": "password""#) == true)
         let second = try reset.world.connect()
         second.send(request(link.url))  // clicked again while the first asks for the password
-        usleep(200_000)  // the daemon joins it to the running reset with no sign a test could wait on
+        let log = reset.world.root.appendingPathComponent("daemon.log").path
+        #expect(
+            reset.world.waitUntil(.seconds(5)) {
+                ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("opened again while its first run")
+            }
+        )
         first.send(#"{"password": "Canary-pass-7f3a9"}"# + "\n")
         let answers = [first.readLine(), second.readLine()]
         close(first)

@@ -11,7 +11,8 @@ import Testing
     /// A program that waits a second before it reads its payload: SIGTERM comes while it has not read it yet.
     @Test func aProgramStillToReadItsLinkGetsItAfterSIGTERM() throws {
         let world = try DaemonHarness()
-        let late = try world.script("late.sh", "sleep 1\ncat >> \(world.received.path)\n")
+        let started = world.root.appendingPathComponent("started").path
+        let late = try world.script("late.sh", "touch \(started)\nsleep 1\ncat >> \(world.received.path)\n")
         try world.writeApps(program: late.path, slow: late.path)
         _ = try world.run(["open", "myapp://unclaimed"])  // starts the daemon
         let daemons = world.daemonPIDs()
@@ -19,8 +20,8 @@ import Testing
         let files = SpawnFiles.make()
         defer { try? FileManager.default.removeItem(at: files) }
         let opening = try world.start(["open", "myapp://note/1"], stdoutPath: files.appendingPathComponent("out").path)
-        // The program runs, not yet reading (the daemon is not the test's child: /proc shows its children).
-        #expect(world.waitUntil(.seconds(5)) { !childPIDs(of: daemons[0]).isEmpty })
+        // The program runs, not yet reading.
+        #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: started) })
         kill(daemons[0], SIGTERM)
         opening.waitUntilExit()
         #expect(opening.terminationStatus == 0)
@@ -29,7 +30,7 @@ import Testing
         // Delivered: the program has read it, and writes it to its file when it gets the end of its input.
         #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 }, "\(world.daemonLog())")
         #expect(world.receivedPayloads().map { $0["url"] as? String } == ["myapp://note/1"])
-        #expect(world.waitUntil(.seconds(5)) { world.daemonPIDs().isEmpty }, "\(world.daemonLog())")
+        #expect(world.waitForDaemonsToExit(.seconds(5)), "\(world.daemonLog())")
         #expect(world.spooledURLs().isEmpty)
     }
 
@@ -91,11 +92,11 @@ import Testing
         stopper.sync {}
         // Clients whose connection ended started the next daemon; it is stopped the same way.
         for pid in world.daemonPIDs() { kill(pid, SIGTERM) }
-        #expect(world.waitUntil(.seconds(15)) { world.daemonPIDs().isEmpty })
+        #expect(world.waitForDaemonsToExit(.seconds(15)))
         let acknowledgedLinks = acknowledged.withLock { $0 }
         #expect(acknowledgedLinks.count > 100)
-        // A delivered link is the program's: the last programs may still be writing what they read (their files
-        // give no event, so they are read again until they have it all, or 10 s pass).
+        // A delivered link is the program's: the last programs may still be writing what they read (read again at
+        // each change of their file or the spool, until they have it all or 10 s pass).
         var received: [String] = []
         var kept: Set<String> = []
         _ = world.waitUntil(.seconds(10)) {
@@ -105,14 +106,5 @@ import Testing
         }
         #expect(acknowledgedLinks.filter { !kept.contains($0) } == [])
         #expect(received.count == Set(received).count, "a link reached the program twice")
-    }
-}
-
-/// The pids of `pid`'s children.
-private func childPIDs(of pid: Int32) -> [Int32] {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-    return tasks.flatMap { task in
-        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
-        return text.split(separator: " ").compactMap { Int32($0) }
     }
 }

@@ -38,14 +38,14 @@ import Testing
 
         """
 
-    /// What the browser stand-in's `linkd open` printed, once it has exited (up to 10 s).
+    /// What the browser stand-in's `linkd open` printed, once it has exited (up to 10 s: read again at each change
+    /// of its folder).
     static func browserOutput(_ browser: String) -> String {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while true {
-            let text = (try? String(contentsOfFile: browser + "-open.txt", encoding: .utf8)) ?? ""
-            if text.contains("status ") || ContinuousClock.now > deadline { return text }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        let file = browser + "-open.txt"
+        let read = { (try? String(contentsOfFile: file, encoding: .utf8)) ?? "" }
+        let folder = String(file[..<(file.lastIndex(of: "/") ?? file.startIndex)])
+        _ = FileEvents([folder])?.wait(until: .now + .seconds(10)) { read().contains("status ") }
+        return read()
     }
 
     static func world() throws -> SignInTests.World {
@@ -99,7 +99,7 @@ import Testing
         let code = try #require(exchanges.first?.jsonBody?["auth_code"] as? String)
         let surfaces = world.leakSurfaces()
         #expect(!surfaces.contains(accessToken) && !surfaces.contains(code))
-        Thread.sleep(forTimeInterval: 0.3)
+        // One code exchanged (above) is one session: no other can be delivered.
         #expect(world.world.receivedPayloads().count == 1)
     }
 

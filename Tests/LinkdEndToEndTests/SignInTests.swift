@@ -52,9 +52,8 @@ import Testing
             #expect(statuses.allSatisfy { $0 == 0 || $0 == 65 }, "\(statuses)")
             #expect(statuses.contains(0))
             #expect(gotrue.requests.filter { $0.path == "/auth/v1/token" }.count == 1)
+            // One token request is one session: every client has its answer, so no other session can come.
             #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 1 })
-            Thread.sleep(forTimeInterval: 0.3)
-            #expect(world.receivedPayloads().count == 1)
             #expect(world.daemonPIDs().count == 1)  // no crash
         }
 

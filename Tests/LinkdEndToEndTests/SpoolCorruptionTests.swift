@@ -40,7 +40,7 @@ import Testing
         let daemon = try world.startDaemon(["--idle-exit", "30"], stderrPath: log.path, timeout: .seconds(10))
         defer { daemon.terminate() }
 
-        // The programs append what they read: a file, so a poll.
+        // The programs append what they read: the file is read again at each change.
         #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 3 })
         #expect(world.waitUntil(.seconds(5)) { world.spoolCount() == 1 })  // the folder alone cannot be removed
         let replayed = world.receivedPayloads().compactMap { $0["url"] as? String }.sorted()

@@ -49,13 +49,17 @@ import Testing
             path: mounts.outside(world.socketPath)
         ).urls
         #expect(forwarded == (1...5).map { "myapp://inbox/before-\($0)" } + (1...5).map { "myapp://inbox/after-\($0)" })
-        // The program appends what it read after the daemon's answer: a file, so a poll.
+        // The program appends what it read after the daemon's answer (read again at each change of its file).
         #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 10 })
         let ran = world.receivedPayloads().compactMap { $0["url"] as? String }
         #expect(
             Set(ran) == Set((1...5).map { "myapp://note/before-\($0)" } + (1...5).map { "myapp://note/after-\($0)" })
         )
-        #expect(world.waitUntil(.seconds(5)) { world.spoolCount(at: mounts.outside(world.spoolPath)) == 0 })
+        #expect(
+            world.waitUntil(.seconds(5), folders: [mounts.outside(world.spoolPath)]) {
+                world.spoolCount(at: mounts.outside(world.spoolPath)) == 0
+            }
+        )
         let sent = before.count + full.count + 1 + after.count
         let refused = full.count + 1
         print(

@@ -52,7 +52,7 @@ import Testing
         }
         #expect(forwarded.count == 10_000)
         #expect(held.subtracting(forwarded).count == 0, "every link the spool held reached its app")
-        // A link leaves the spool once written to its subscriber: no event tells the test, so a poll.
+        // A link leaves the spool once written to its subscriber (read again at each change of the spool).
         #expect(world.waitUntil(.seconds(10)) { world.spoolCount() == 0 })
         #expect(try world.open(["myapp://note/3"]) == [.init(accepted: true)])
     }

@@ -27,7 +27,7 @@ import Testing
             daemon.waitUntilExit()
         }
         defer { stop() }
-        // The daemon's socket is its own file: a poll.
+        // The daemon's socket appearing wakes the wait.
         #expect(world.waitUntil(.seconds(20)) { FileManager.default.fileExists(atPath: world.socketPath) })
         #expect(try world.run(["open", "myapp://note/1#access_token=a.b.c"]).status == 0)
         #expect(try world.run(["open", "myapp://inbox/2"]).status == 0)  // queued: its entry stays

@@ -34,14 +34,14 @@ import Testing
         let daemon = try world.startDaemon(["--idle-exit", "60"], timeout: .seconds(30), launcher: launcher)
         defer { daemon.terminate() }
         let ready = clock.now - started
-        // Until an entry has left (a folder, so a poll), the spool is full and a new link is refused.
-        #expect(await world.waitUntil(within: .seconds(30)) { world.spoolCount(at: spool) < 10_000 })
+        // Until an entry has left (read again at each change of the spool), the spool is full: a new link is refused.
+        #expect(await world.waitUntil(within: .seconds(30), folders: [spool]) { world.spoolCount(at: spool) < 10_000 })
         let asked = clock.now
         let live = try world.run(["open", "myapp://note/live"], launcher: launcher)
         let answered = clock.now - asked
         #expect(live.status == 0, "a new link is answered while the replay runs: \(live)")
-        // Each program appends to a file: no event tells the test, so a poll.
-        #expect(await world.waitUntil(within: .seconds(240)) { world.spoolCount(at: spool) == 0 })
+        // Each program appends to a file, read again at each change.
+        #expect(await world.waitUntil(within: .seconds(240), folders: [spool]) { world.spoolCount(at: spool) == 0 })
         #expect(await world.waitUntil(within: .seconds(10)) { world.receivedPayloads().count == 10_001 })
         let replayed = clock.now - started
         let ids = world.receivedPayloads().compactMap { $0["id"] as? String }

@@ -42,9 +42,8 @@ struct SystemdActivationTests {
         for round in 1...12 {
             let output = try LinkdProcess.run(["open", "myapp://note/\(round)"], environment: manager.environment)
             #expect(output.status == 0, "round \(round): \(output)")
-            // systemd's child, not the test's: /proc shows when it is gone.
-            let deadline = Date().addingTimeInterval(6)
-            while !manager.daemonPIDs().isEmpty && Date() < deadline { usleep(20_000) }
+            // systemd's child, not the test's: its exit is an event of its pidfd.
+            #expect(ProcessExit.wait(for: manager.daemonPIDs(), until: .now + .seconds(6)))
             #expect(manager.daemonPIDs().isEmpty, "round \(round): the daemon did not exit when idle")
         }
         let records = lines(received)
@@ -73,13 +72,13 @@ struct SystemdActivationTests {
         )
         .write(to: apps.appendingPathComponent("notes.json"))
         #expect(try LinkdProcess.run(["open", "myapp://note/1"], environment: manager.environment).status == 0)
-        // systemd's children, not the test's: /proc shows when the daemon is gone, the file when the program is done.
-        let deadline = Date().addingTimeInterval(6)
-        while !manager.daemonPIDs().isEmpty && Date() < deadline { usleep(20_000) }
+        // systemd's children, not the test's: the daemon's exit is an event of its pidfd, the program's end a change
+        // of its file.
+        let events = try #require(FileEvents([manager.home.path]))
+        #expect(ProcessExit.wait(for: manager.daemonPIDs(), until: .now + .seconds(6)))
         #expect(manager.daemonPIDs().isEmpty, "the daemon exited when idle")
         #expect(lines(received).isEmpty, "the program still sleeps")
-        let done = Date().addingTimeInterval(8)
-        while lines(received).isEmpty && Date() < done { usleep(50_000) }
+        #expect(events.wait(until: .now + .seconds(8)) { !lines(received).isEmpty })
         #expect(lines(received) == ["done"])
     }
 

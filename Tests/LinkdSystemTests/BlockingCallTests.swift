@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import LinkdSystem
-import Synchronization
 import Testing
 
 /// The threads libcurl transfers run on: as many at once as calls need, and kept, so that none exits (and runs
@@ -10,24 +9,20 @@ import Testing
     @Test func theThreadACallRanOnIsStillThereAfterwards() async throws {
         let thread = await BlockingCall.run { threadID() }
         #expect(!thread.isEmpty && thread != threadID())
+        // A thread that ended after its call would say so by nothing a test can wait on: it is given the time to.
         try await Task.sleep(for: .milliseconds(200))
         #expect(FileManager.default.fileExists(atPath: "/proc/\(thread)"))
     }
 
     @Test func callsMadeAtOnceRunAtOnceOnThreadsOfTheirOwn() async {
         let count = 8
-        let started = Counter()
+        let started = Barrier()
         let results = await withTaskGroup(of: (thread: String, sawAll: Bool).self) { group in
             for _ in 0..<count {
                 group.addTask {
                     await BlockingCall.run {
                         // Each call waits for all the others: it returns true only if all ran at the same time.
-                        started.value.add(1, ordering: .sequentiallyConsistent)
-                        let deadline = ContinuousClock.now + .seconds(10)
-                        while started.value.load(ordering: .sequentiallyConsistent) < count && .now < deadline {
-                            usleep(1000)
-                        }
-                        return (threadID(), started.value.load(ordering: .sequentiallyConsistent) == count)
+                        (threadID(), started.arrive(andWaitFor: count, until: Date().addingTimeInterval(10)))
                     }
                 }
             }
@@ -42,15 +37,6 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "/proc/\(again)"))
         #expect(BlockingCall.threadCount <= threadsBefore + 1)  // a test running beside this one may hold one
     }
-}
-
-/// The calling thread as `PID/task/TID` (what `/proc/thread-self` names), "" when it cannot be read.
-private func threadID() -> String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
-}
-
-private final class Counter: Sendable {
-    let value = Atomic(0)
 
     /// A call with a time limit answers with nothing when its work is still blocked at the limit (here: until the
     /// test lets it go, after the answer), and with the value when the work is done first.
@@ -63,5 +49,26 @@ private final class Counter: Sendable {
         gate.signal()
         #expect(late == nil)
         #expect(await BlockingCall.run(timeout: .seconds(10)) { 2 } == 2)
+    }
+}
+
+/// The calling thread as `PID/task/TID` (what `/proc/thread-self` names), "" when it cannot be read.
+private func threadID() -> String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+}
+
+/// Threads that arrive and wait, each woken as the next arrives, until enough have.
+private final class Barrier: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var arrived = 0  // guarded by `condition`
+
+    /// Counts this thread in and waits until `count` have arrived or `deadline` passes; whether they all did.
+    func arrive(andWaitFor count: Int, until deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        arrived += 1
+        condition.broadcast()
+        while arrived < count, condition.wait(until: deadline) {}
+        return arrived >= count
     }
 }

@@ -78,15 +78,11 @@ import Testing
             running.closeDescriptors()
         }
         #expect(running.exitStatusIfExited() == nil)
-        // Delivered means read from the pipe; cat writes its last block to the file a moment later.
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        var written = FileManager.default.contents(atPath: received).map(Array.init)
-        while written != payload, clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-            written = FileManager.default.contents(atPath: received).map(Array.init)
-        }
-        #expect(written == payload)
+        // Delivered means read from the pipe; cat writes its last block to the file a moment later (read again at each
+        // change of its folder).
+        let written = { FileManager.default.contents(atPath: received).map(Array.init) }
+        let events = try #require(FileEvents([URL(fileURLWithPath: received).deletingLastPathComponent().path]))
+        #expect(await events.wait(until: .now + .seconds(10)) { written() == payload })
     }
 
     @Test func aProgramThatExitsWithoutReadingIsNotDelivered() async throws {

@@ -1,0 +1,124 @@
+import CSystemd
+import Glibc
+
+/// Changes in a set of folders, for a test to wait on (inotify(7), blocking or async): a file created, written,
+/// moved or removed in one of them, or one of them appearing. A folder that does not exist yet is watched through its
+/// nearest existing parent, so that its creation is a change too; after each change the watches are set up again.
+package final class FileEvents: Sendable {
+    private let descriptor: Int32
+    private let folders: [String]
+
+    /// Watches `folders`; `nil` when inotify is not available.
+    package init?(_ folders: [String]) {
+        let fd = linkd_inotify_create()
+        guard fd >= 0 else { return nil }
+        descriptor = fd
+        self.folders = folders
+        addWatches()
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    /// The least time between two checks of a condition: a burst of changes (a program appending line after line)
+    /// is one check, not one each.
+    static let burst = Duration.milliseconds(10)
+
+    /// Waits until `condition` holds, checking it now and again after each change, until `deadline`.
+    ///
+    /// - Returns: whether it held; it is checked once more at the deadline.
+    package func wait(until deadline: ContinuousClock.Instant, for condition: () -> Bool) -> Bool {
+        while !condition() {
+            let checked = ContinuousClock.now
+            guard waitForChange(until: deadline) else { return condition() }
+            let calm = checked + Self.burst
+            if calm > .now, calm < deadline { usleep(UInt32((calm - .now).components.attoseconds / 1_000_000_000_000)) }
+        }
+        return true
+    }
+
+    /// As ``wait(until:for:)``, sleeping between changes instead of blocking the thread, so that the few threads of
+    /// Swift's cooperative pool stay free for the tests that run beside it.
+    package func wait(until deadline: ContinuousClock.Instant, for condition: () -> Bool) async -> Bool {
+        while !condition() {
+            let checked = ContinuousClock.now
+            guard await nextChange(until: deadline) else { return condition() }
+            let calm = checked + Self.burst
+            if calm > .now, calm < deadline { try? await Task.sleep(until: calm) }
+        }
+        return true
+    }
+
+    /// Blocks until the next change or `deadline`; `false` at the deadline.
+    private func waitForChange(until deadline: ContinuousClock.Instant) -> Bool {
+        let remaining = deadline - .now
+        guard remaining > .zero else { return false }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let result = poll(&entry, 1, Self.milliseconds(remaining))
+        guard result > 0 else { return false }
+        drain()
+        addWatches()
+        return true
+    }
+
+    /// Sleeps until the next change or `deadline`, looking for it without blocking: a change is queued on the
+    /// descriptor, so none is missed between looks.
+    private func nextChange(until deadline: ContinuousClock.Instant) async -> Bool {
+        var pause = Duration.milliseconds(1)
+        while ContinuousClock.now < deadline {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, 0) > 0 {
+                drain()
+                addWatches()
+                return true
+            }
+            try? await Task.sleep(for: min(pause, deadline - .now))
+            pause = min(pause * 2, .milliseconds(50))
+        }
+        return false
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        return Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000 + 1)
+    }
+
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while buffer.withUnsafeMutableBytes({ Glibc.read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// Watches each folder, or for one that does not exist its nearest existing parent.
+    private func addWatches() {
+        for folder in folders {
+            var path = folder
+            while !path.isEmpty, linkd_inotify_watch_folder(descriptor, path) < 0 {
+                guard let slash = path.lastIndex(of: "/") else { break }
+                path = slash == path.startIndex ? (path == "/" ? "" : "/") : String(path[..<slash])
+            }
+        }
+    }
+}
+
+/// The exit of a process that is not the test's child (a daemon `linkd open` started), as an event: its pidfd
+/// (pidfd_open(2)) becomes readable when it exits.
+package enum ProcessExit {
+    /// Waits until every one of `pids` has exited, or `deadline`.
+    ///
+    /// - Returns: whether they all exited (one that is already gone counts).
+    package static func wait(for pids: [Int32], until deadline: ContinuousClock.Instant) -> Bool {
+        for pid in pids {
+            let fd = linkd_pidfd_open(pid)
+            guard fd >= 0 else { continue }  // ESRCH: gone already
+            defer { Glibc.close(fd) }
+            let remaining = deadline - .now
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard remaining > .zero, poll(&entry, 1, milliseconds(remaining)) > 0 else { return false }
+        }
+        return true
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        return Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000 + 1)
+    }
+}
