@@ -1,8 +1,8 @@
 import LinkdWire
 
 /// What an action may use of the daemon: the spool, the log, the daemon's keep-alive and stop, and the flights of
-/// the links in progress. It cannot route a link, read the configuration or reach another action: an action that
-/// hands on to another (a sign-in to `exec` or `forward`) is given that action when it is made (``ActionSet``).
+/// the links in progress. It cannot route a link, read the configuration or reach another action: what actions share
+/// (``ProgramDelivery``, the `forward` queue) is given to them when they are made (``ActionSet``).
 struct ActionContext: Sendable {
     let spool: Spool
     let log: DaemonLog
@@ -37,5 +37,11 @@ struct ActionContext: Sendable {
         again.attempts += 1
         try? spool.write(again)
         return again
+    }
+
+    /// The answer when an action could not act on `link`; whoever joined its flight is told the same.
+    func fail(_ failure: WireProtocol.Failure, link: ClaimedLink) async -> WireProtocol.Response {
+        await flights.finish(link.flightKey, with: .failed(failure))
+        return .failed(failure)
     }
 }

@@ -16,13 +16,14 @@ struct ActionSet: Sendable {
         }
     }
 
-    /// What the daemon gives its actions, and the two actions others hand on to, made first.
+    /// What the daemon gives its actions, and what they share: the programs' delivery and the `forward` queue (a
+    /// sign-in hands its session to either).
     struct Setup: Sendable {
         let pkceStore: PKCEStore?
         let signInStore: PKCEStore?
         let appleStore: PKCEStore?
         let dbus: DBusAction
-        let exec: ExecAction
+        let programs: ProgramDelivery
         let forward: ForwardAction
     }
 
@@ -30,10 +31,15 @@ struct ActionSet: Sendable {
     static let registered: [Registration] = [
         Registration(ResetAction.self) { ResetAction(pkceStore: $0.pkceStore) },
         Registration(ForwardAction.self) { $0.forward },
-        Registration(ExecAction.self) { $0.exec },
+        Registration(ExecAction.self) { ExecAction(programs: $0.programs) },
         Registration(DBusAction.self) { $0.dbus },
         Registration(SignInAction.self) {
-            SignInAction(pkceStore: $0.signInStore, appleStore: $0.appleStore, exec: $0.exec, forward: $0.forward)
+            SignInAction(
+                pkceStore: $0.signInStore,
+                appleStore: $0.appleStore,
+                programs: $0.programs,
+                forward: $0.forward
+            )
         },
     ]
 
@@ -42,8 +48,7 @@ struct ActionSet: Sendable {
         ActionKinds(registrations.map { $0.type.settingsType })
     }
 
-    /// The actions others hand on to, or the server serves directly (subscribers, waiting `linkd login`s).
-    let exec: ExecAction
+    /// The actions the server serves directly (subscribers, waiting `linkd login`s).
     let forward: ForwardAction
     let signIn: SignInAction
     /// Every action, by its keyword.
@@ -65,7 +70,7 @@ struct ActionSet: Sendable {
             signInStore: signInStore,
             appleStore: appleStore,
             dbus: dbus,
-            exec: ExecAction(timeLimit: execTimeLimit, supervisor: supervisor),
+            programs: ProgramDelivery(timeLimit: execTimeLimit, supervisor: supervisor),
             forward: ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit)
         )
         let made = registrations.map { $0.make(setup) }
@@ -73,7 +78,6 @@ struct ActionSet: Sendable {
         guard let signIn = made.lazy.compactMap({ $0 as? SignInAction }).first else {
             preconditionFailure("the daemon's actions include signin")
         }
-        exec = setup.exec
         forward = setup.forward
         self.signIn = signIn
     }

@@ -92,7 +92,7 @@ struct SignInAction: Action {
     /// The secrets of Sign in with Apple started with `linkd login --provider apple`.
     let appleStore: PKCEStore?
     /// Starts the program the session goes to (`{"exec": …}`).
-    let exec: ExecAction
+    let programs: ProgramDelivery
     /// Hands the session to the app's subscriber (`"forward"`).
     let forward: ForwardAction
     /// The `linkd login` commands waiting for their sign-in from the browser, which confirm it.
@@ -101,7 +101,7 @@ struct SignInAction: Action {
     /// Whether the session has somewhere to go: the program is there, or (`"forward"`) it waits for the subscriber.
     func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool {
         switch link.claim.action.settings(as: Settings.self)?.delivery {
-        case .exec(let argv): ExecAction.canRun(argv)
+        case .exec(let argv): ProgramDelivery.canRun(argv)
         case .forward: true
         case nil: false
         }
@@ -159,21 +159,17 @@ struct SignInAction: Action {
         }
         if let joined = await context.flights.joinOrStart(link.flightKey) { return joined }  // a double click joins
         // A program slot for the delivery (a forwarded session waits for its subscriber instead).
-        let hasSlot = if delivery == .forward { true } else { await exec.supervisor.slots.take() }
+        let hasSlot = if delivery == .forward { true } else { await programs.supervisor.slots.take() }
         guard hasSlot else {
-            let limit = exec.supervisor.slots.limit
-            return await exec.fail(
-                Task.isCancelled ? .daemonStopping : .tooManyPrograms(limit: limit),
-                link: link,
-                context: context
-            )
+            let limit = programs.supervisor.slots.limit
+            return await context.fail(Task.isCancelled ? .daemonStopping : .tooManyPrograms(limit: limit), link: link)
         }
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
             entry = try context.record(link.url, kind: .signin)
         } catch {
             giveSlot(delivery)
-            return await exec.fail(error, link: link, context: context)
+            return await context.fail(error, link: link)
         }
         context.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
         let deadline = ContinuousClock.now + RequestDeadline.backendTimeLimit
@@ -194,7 +190,7 @@ struct SignInAction: Action {
             giveSlot(delivery)
             let failure = WireProtocol.Failure(SignInFailure(error))
             context.log.warning("link \(entry.shortID): not signed in: \(failure.message)", link.logFields(entry))
-            return await exec.fail(failure, link: link, context: context)
+            return await context.fail(failure, link: link)
         }
         let email = session.account
         if await !isConfirmed(confirmation, app: link.appName, email: email, client: client) {
@@ -211,7 +207,7 @@ struct SignInAction: Action {
                 reason: .notConfirmed,
                 message: "the sign-in to \(link.appName) as \(email) was not confirmed; nothing was delivered"
             )
-            return await exec.fail(failure, link: link, context: context)
+            return await context.fail(failure, link: link)
         }
         context.log.info(
             "link \(entry.shortID): signed in to \(link.appName) as \(JWTClaims.mask(email))",
@@ -221,7 +217,7 @@ struct SignInAction: Action {
         let response: WireProtocol.Response
         switch delivery {
         case .exec(let arguments):
-            response = await exec.deliver(
+            response = await programs.deliver(
                 line,
                 to: arguments,
                 answering: .accepted(
@@ -340,7 +336,7 @@ extension SignInAction {
 
     /// Gives back the program slot an `exec` delivery took (a forwarded session took none).
     fileprivate func giveSlot(_ delivery: Delivery) {
-        if case .exec = delivery { exec.supervisor.slots.give() }
+        if case .exec = delivery { programs.supervisor.slots.give() }
     }
 }
 
