@@ -38,6 +38,12 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
+            // Association files (apple-app-site-association, assetlinks.json): what a site says its apps may open.
+            name: "LinkdWeb",
+            dependencies: ["LinkdRouting", "LinkdFormats"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
             name: "LinkdTestSupport",
             dependencies: ["CSystemd", "LinkdSystem"],
             swiftSettings: upcomingFeatures
@@ -122,6 +128,11 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
+            name: "LinkdWebTests",
+            dependencies: ["LinkdWeb", "LinkdRouting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
             name: "LinkdSystemTests",
             dependencies: ["LinkdSystem", "LinkdTestSupport"],
             swiftSettings: upcomingFeatures
@@ -178,14 +189,14 @@ let package = Package(
 // with `-sanitize=fuzzer -D LINKD_FUZZING` and otherwise replays the inputs it is given; the tests replay the corpus.
 let fuzzTargets = [
     "link", "formats", "apps", "json", "wire", "backends", "desktop", "lines", "redactor", "spool", "defaults", "pkce",
-    "appservices-session",
+    "appservices-session", "association",
 ]
 package.targets += [
     .target(
         name: "LinkdFuzzChecks",
         dependencies: [
             "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop", "LinkdDaemon",
-            "LinkdWire",
+            "LinkdWire", "LinkdWeb",
         ],
         path: "Fuzz/Checks",
         swiftSettings: upcomingFeatures

@@ -20,6 +20,7 @@ package struct FuzzTarget: Sendable {
     /// Every target, by name.
     package static let all: [FuzzTarget] = [
         link, formats, apps, json, wire, backends, desktop, lines, redactor, spool, defaults, pkce, appServicesSession,
+        association,
     ]
 
     /// Runs the check on one input.

@@ -138,7 +138,7 @@ public enum PercentEncoding {
     /// Percent-decodes `bytes` once; with `plusAsSpace`, `+` reads as a space first.
     ///
     /// A `%` not followed by two hex digits is kept as it is (the strict parse refuses those before this runs).
-    static func decode(_ bytes: some Collection<UInt8>, plusAsSpace: Bool) -> [UInt8] {
+    package static func decode(_ bytes: some Collection<UInt8>, plusAsSpace: Bool) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var decoded = Decoder(bytes, plusAsSpace: plusAsSpace)

@@ -9,7 +9,7 @@ struct ProductImportsTests {
         .deletingLastPathComponent().appendingPathComponent("Sources")
     static let productModules = [
         "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop", "LinkdDaemon",
-        "LinkdCLI", "linkd",
+        "LinkdCLI", "LinkdWeb", "linkd",
     ]
     static let refused: Set<String> = [
         "Foundation", "FoundationNetworking", "FoundationInternationalization", "FoundationXML", "_FoundationICU",

@@ -1,0 +1,37 @@
+import LinkdRouting
+import LinkdWeb
+
+extension FuzzTarget {
+    /// The readers of association files (apple-app-site-association, assetlinks.json) on any bytes: a file is read or
+    /// refused with the JSON path of the part at fault, never a crash; a file read is read the same way twice, and
+    /// decides every link for every app it names — the first rule that matches deciding, so that a link an app's
+    /// file admits is never also one it excludes.
+    package static let association = FuzzTarget("association") { bytes in
+        let contents = Array(bytes)
+        do throws(AssociationFileError) {
+            let file = try AppSiteAssociation(parsing: contents)
+            require((try? AppSiteAssociation(parsing: contents)) == file, "a file reads as another the second time")
+            let apps = Set(file.details.flatMap(\.appIDs)).sorted().prefix(4)
+            for app in apps {
+                for link in Self.associationLinks {
+                    let decision = file.decision(for: app, link: link)
+                    require(file.decision(for: app, link: link) == decision, "a link decided two ways")
+                }
+            }
+        } catch {
+            require(error.path.hasPrefix("$") && !error.problem.isEmpty, "a refusal without its part or problem")
+        }
+        do throws(AssociationFileError) {
+            let links = try AssetLinks(parsing: contents)
+            require(links.packages.allSatisfy { !$0.isEmpty }, "an empty package name read")
+        } catch {
+            require(error.path.hasPrefix("$") && !error.problem.isEmpty, "a refusal without its part or problem")
+        }
+    }
+
+    /// Links each file read decides: plain, with a query and a fragment, percent-encoded, and long.
+    static let associationLinks: [LinkURL] = [
+        "https://x.example/", "https://x.example/help/topic?articleNumber=1234&articleNumber=12#top",
+        "https://x.example/caf%C3%A9/menu?q=%20&&=x", "https://x.example/" + String(repeating: "ab/", count: 300),
+    ].compactMap { try? LinkURL(parsing: $0) }
+}

@@ -1,0 +1,202 @@
+import LinkdFormats
+
+/// A host's `apple-app-site-association` file, as far as its `applinks` go: which apps it lists, and for each, which
+/// links it admits — in the legacy form (`appID` and `paths`, `NOT ` excluding) or the current one (`appIDs` and
+/// `components` with `/`, `?`, `#`, `exclude`, `caseSensitive`, `percentEncoded`, `defaults` and substitution
+/// variables). Keys it does not know (`comment`, `webcredentials` …) are left alone, as Apple's reader does.
+package struct AppSiteAssociation: Sendable, Equatable {
+    /// One `details` entry: the apps it names and its rules, in order.
+    package struct Detail: Sendable, Equatable {
+        package var appIDs: [String]
+        package var rules: [Rule]
+    }
+
+    /// One rule: what parts of a link it looks at, and whether a link it matches is kept out of the app.
+    package struct Rule: Sendable, Equatable {
+        /// The path's patterns (one per combination of substitution values); `nil`: any path.
+        var path: [AssociationPattern]?
+        /// The query's: the whole of it, or its items by name.
+        var query: Query?
+        /// The fragment's patterns; `nil`: any fragment.
+        var fragment: [AssociationPattern]?
+        var excludes = false
+        var caseSensitive = true
+        var percentEncoded = true
+    }
+
+    /// What a rule asks of the query.
+    enum Query: Sendable, Equatable {
+        /// The query as a whole (without its `?`).
+        case whole([AssociationPattern])
+        /// Items by name: every item of that name (or `""` when there is none) matches the patterns.
+        case items([(name: String, patterns: [AssociationPattern])])
+
+        static func == (left: Query, right: Query) -> Bool {
+            switch (left, right) {
+            case (.whole(let a), .whole(let b)): a == b
+            case (.items(let a), .items(let b)): a.elementsEqual(b) { $0.name == $1.name && $0.patterns == $1.patterns }
+            default: false
+            }
+        }
+    }
+
+    /// The entries, first first: the first rule that matches a link decides.
+    package var details: [Detail]
+
+    /// The most bytes an association file may hold (Apple's limit).
+    package static let sizeLimit = 128 * 1_024
+
+    /// Reads the file's `bytes`.
+    ///
+    /// - Throws: ``AssociationFileError`` naming the part at fault: not JSON, no `applinks.details` array, an entry
+    ///   without its app, a rule whose parts are not strings (or, for `?`, an object of strings).
+    package init(parsing bytes: [UInt8]) throws(AssociationFileError) {
+        guard bytes.count <= Self.sizeLimit else {
+            throw AssociationFileError("$", "the file holds \(bytes.count) bytes, more than \(Self.sizeLimit)")
+        }
+        let root: JSONValue
+        do throws(JSONValue.ParseError) {
+            root = try JSONValue.parse(bytes)
+        } catch {
+            throw AssociationFileError("$", "not JSON: \(error.problem) at byte \(error.offset)")
+        }
+        guard let applinks = root["applinks"] else { throw AssociationFileError("$.applinks", "missing") }
+        guard applinks.objectMembers != nil else { throw AssociationFileError("$.applinks", "expected an object") }
+        let variables = try Self.variables(applinks["substitutionVariables"], at: "$.applinks.substitutionVariables")
+        let defaults = try Self.defaults(applinks["defaults"], over: Rule(), at: "$.applinks.defaults")
+        guard let entries = applinks["details"]?.arrayElements else {
+            throw AssociationFileError("$.applinks.details", "expected an array")
+        }
+        details = try entries.enumerated().map { index, entry throws(AssociationFileError) in
+            try Self.detail(entry, defaults: defaults, variables: variables, at: "$.applinks.details[\(index)]")
+        }
+    }
+
+    private static func detail(
+        _ entry: JSONValue,
+        defaults: Rule,
+        variables: [String: [String]],
+        at path: String
+    ) throws(AssociationFileError) -> Detail {
+        guard entry.objectMembers != nil else { throw AssociationFileError(path, "expected an object") }
+        var appIDs: [String] = []
+        if let one = entry["appID"] {
+            guard let id = one.stringValue else { throw AssociationFileError("\(path).appID", "expected a string") }
+            appIDs.append(id)
+        }
+        if let many = entry["appIDs"] {
+            guard let ids = many.arrayElements?.compactMap(\.stringValue), ids.count == many.arrayElements?.count else {
+                throw AssociationFileError("\(path).appIDs", "expected an array of strings")
+            }
+            appIDs += ids
+        }
+        guard !appIDs.isEmpty else { throw AssociationFileError(path, "names no app: expected 'appID' or 'appIDs'") }
+        let ruleDefaults = try Self.defaults(entry["defaults"], over: defaults, at: "\(path).defaults")
+        if let components = entry["components"] {
+            // Where `components` is, `paths` is ignored (iOS 13 and later).
+            guard let list = components.arrayElements else {
+                throw AssociationFileError("\(path).components", "expected an array")
+            }
+            let rules = try list.enumerated().map { index, component throws(AssociationFileError) in
+                try Self.component(
+                    component,
+                    defaults: ruleDefaults,
+                    variables: variables,
+                    at: "\(path).components[\(index)]"
+                )
+            }
+            return Detail(appIDs: appIDs, rules: rules)
+        }
+        guard let paths = entry["paths"] else {
+            throw AssociationFileError(path, "has neither 'components' nor 'paths'")
+        }
+        guard let list = paths.arrayElements?.compactMap(\.stringValue), list.count == paths.arrayElements?.count else {
+            throw AssociationFileError("\(path).paths", "expected an array of strings")
+        }
+        return Detail(appIDs: appIDs, rules: list.map(Self.legacy))
+    }
+
+    /// A legacy `paths` entry: the path alone, case-sensitive, `NOT ` excluding.
+    private static func legacy(_ text: String) -> Rule {
+        let excludes = text.hasPrefix("NOT ")
+        let pattern = excludes ? String(text.dropFirst(4)) : text
+        return Rule(path: AssociationPattern.expanding(pattern, variables: [:]), excludes: excludes)
+    }
+
+    private static func component(
+        _ value: JSONValue,
+        defaults: Rule,
+        variables: [String: [String]],
+        at path: String
+    ) throws(AssociationFileError) -> Rule {
+        guard value.objectMembers != nil else { throw AssociationFileError(path, "expected an object") }
+        var rule = try Self.defaults(value, over: defaults, at: path)
+        rule.path = try Self.patterns(value["/"], variables: variables, at: "\(path)./")
+        rule.fragment = try Self.patterns(value["#"], variables: variables, at: "\(path).#")
+        switch value["?"] {
+        case nil: rule.query = nil
+        case .string(let text)?: rule.query = .whole(AssociationPattern.expanding(text, variables: variables))
+        case .object(let members)?:
+            var items: [(name: String, patterns: [AssociationPattern])] = []
+            for (name, pattern) in members {
+                guard let text = pattern.stringValue else {
+                    throw AssociationFileError("\(path).?.\(name)", "expected a string")
+                }
+                items.append((name, AssociationPattern.expanding(text, variables: variables)))
+            }
+            rule.query = .items(items)
+        case _?: throw AssociationFileError("\(path).?", "expected a string or an object of strings")
+        }
+        if let exclude = value["exclude"] {
+            guard case .bool(let flag) = exclude else {
+                throw AssociationFileError("\(path).exclude", "expected true or false")
+            }
+            rule.excludes = flag
+        }
+        return rule
+    }
+
+    private static func patterns(
+        _ value: JSONValue?,
+        variables: [String: [String]],
+        at path: String
+    ) throws(AssociationFileError) -> [AssociationPattern]? {
+        guard let value else { return nil }
+        guard let text = value.stringValue else { throw AssociationFileError(path, "expected a string") }
+        return AssociationPattern.expanding(text, variables: variables)
+    }
+
+    /// `caseSensitive` and `percentEncoded` of `value` (a `defaults` object or a component) over `base`.
+    private static func defaults(
+        _ value: JSONValue?,
+        over base: Rule,
+        at path: String
+    ) throws(AssociationFileError) -> Rule {
+        var rule = base
+        guard let value else { return rule }
+        guard value.objectMembers != nil else { throw AssociationFileError(path, "expected an object") }
+        for (key, keyPath) in [("caseSensitive", \Rule.caseSensitive), ("percentEncoded", \Rule.percentEncoded)] {
+            guard let flag = value[key] else { continue }
+            guard case .bool(let on) = flag else {
+                throw AssociationFileError("\(path).\(key)", "expected true or false")
+            }
+            rule[keyPath: keyPath] = on
+        }
+        return rule
+    }
+
+    private static func variables(
+        _ value: JSONValue?,
+        at path: String
+    ) throws(AssociationFileError) -> [String: [String]] {
+        guard let value else { return [:] }
+        guard let members = value.objectMembers else { throw AssociationFileError(path, "expected an object") }
+        var variables: [String: [String]] = [:]
+        for (name, values) in members {
+            guard let list = values.arrayElements?.compactMap(\.stringValue), list.count == values.arrayElements?.count
+            else { throw AssociationFileError("\(path).\(name)", "expected an array of strings") }
+            variables[name] = list
+        }
+        return variables
+    }
+}
