@@ -134,7 +134,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdSystemTests",
-            dependencies: ["LinkdSystem", "LinkdTestSupport"],
+            dependencies: ["CSystemd", "LinkdSystem", "LinkdTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import CSystemd
 import Foundation
 import Glibc
 import LinkdSystem
@@ -93,7 +94,8 @@ import Testing
     /// it is ``Errno/wouldBlock``, and closing says whether it went cleanly.
     @Test func aReadTellsTheEndOfTheStreamFromAnError() throws {
         var fds: [Int32] = [0, 0]
-        try #require(pipe(&fds) == 0)
+        // Close-on-exec from the start: a program started by a test beside this one must not hold the write end open.
+        try #require(linkd_pipe(&fds) == 0)
         let (reading, writing) = (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
         try reading.makeNonBlockingAndCloseOnExec()
         #expect(reading.readSome() == .failure(.wouldBlock))
