@@ -13,6 +13,51 @@ package struct AppConfig: Sendable {
     package var backend: BackendConfig?
     /// Sign in with Apple's web flow, when the app offers it.
     package var apple: AppleConfig? = nil
+    /// How the app's web links are checked against its site's association files, when it takes web links.
+    package var web: WebConfig? = nil
+}
+
+/// An app's web links (`"web"`): the identity its site publishes for its phone apps in its association files
+/// (`apple-app-site-association`, `assetlinks.json`), and how those files are fetched.
+package struct WebConfig: Sendable, Equatable {
+    /// The Apple app id (`TEAMID.bundle.id`) the site's apple-app-site-association lists.
+    package var appleAppID: String?
+    /// The Android package the site's assetlinks.json lets handle its links.
+    package var androidPackage: String?
+    /// A PEM file of certificates trusted, beside the system's, for the site's https.
+    package var caFile: String?
+    /// The proxy the files are fetched through; none by default.
+    package var proxy: String?
+
+    package init(appleAppID: String? = nil, androidPackage: String? = nil, caFile: String? = nil, proxy: String? = nil)
+    {
+        self.appleAppID = appleAppID
+        self.androidPackage = androidPackage
+        self.caFile = caFile
+        self.proxy = proxy
+    }
+
+    /// Whether `id` is `TEAMID.bundle.id`: ten upper-case letters or digits, a dot, and a bundle id of letters,
+    /// digits, `-` and `.`.
+    package static func isAppleAppID(_ id: String) -> Bool {
+        guard let dot = id.firstIndex(of: "."), id.distance(from: id.startIndex, to: dot) == 10 else { return false }
+        let team = id[..<dot]
+        let bundle = id[id.index(after: dot)...]
+        return team.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && !bundle.isEmpty
+            && !bundle.hasPrefix(".") && !bundle.hasSuffix(".")
+            && bundle.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
+    }
+
+    /// Whether `name` is an Android package name: two or more dot-separated words, each a letter then letters,
+    /// digits or `_`.
+    package static func isAndroidPackage(_ name: String) -> Bool {
+        let words = name.split(separator: ".", omittingEmptySubsequences: false)
+        return words.count >= 2
+            && words.allSatisfy { word in
+                guard let first = word.first, first.isASCII, first.isLetter else { return false }
+                return word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            }
+    }
 }
 
 /// Sign in with Apple for an app (`"apple"`): the Services ID the app registered with Apple, the page of the app's

@@ -59,12 +59,13 @@ package struct AppConfigDecoder {
             fail("$", "expected an object")
             return nil
         }
-        checkKeys(object, allowed: ["app", "links", "backend", "apple"], at: "$")
+        checkKeys(object, allowed: ["app", "links", "backend", "apple", "web"], at: "$")
         let app = appID(object["app"], at: "$.app")
         let backend = object["backend"].flatMap { backendConfig($0, at: "$.backend") }
         hasBrokenAppBackend = object["backend"] != nil && backend == nil
         let apple = object["apple"].flatMap { appleConfig($0, at: "$.apple") }
         hasApple = object["apple"] != nil
+        let web = object["web"].flatMap { webConfig($0, at: "$.web") }
         var links: [LinkConfig] = []
         if let array = object["links"]?.arrayElements, !array.isEmpty {
             for (index, entry) in array.enumerated() {
@@ -73,8 +74,11 @@ package struct AppConfigDecoder {
         } else {
             fail("$.links", object["links"] == nil ? "missing" : "expected a non-empty array of links")
         }
+        if web != nil, !links.isEmpty, !links.contains(where: { $0.match.scheme == "https" }) {
+            report("$.web", "the app claims no https link for it to apply to")
+        }
         guard fatalCount == 0, let app else { return nil }
-        return AppConfig(app: app, file: file, links: links, backend: backend, apple: apple)
+        return AppConfig(app: app, file: file, links: links, backend: backend, apple: apple, web: web)
     }
 
     /// Records why `bytes` are not JSON, where they break; a comma before a closing bracket is named as such, at
