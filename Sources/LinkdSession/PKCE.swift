@@ -1,3 +1,5 @@
+import LinkdFormats
+
 /// PKCE (RFC 7636) with the S256 method, as GoTrue's `/recover` takes it.
 package enum PKCE {
     /// A new verifier: 32 random bytes, base64url without padding (43 characters).

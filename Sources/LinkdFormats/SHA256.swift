@@ -1,5 +1,6 @@
-/// SHA-256 (FIPS 180-4), for PKCE's S256 challenge; the toolchain has no crypto module on Linux.
-enum SHA256 {
+/// SHA-256 (FIPS 180-4), for PKCE's S256 challenge and the keyed hashes linkd keeps instead of a link; the toolchain
+/// has no crypto module on Linux.
+package enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -11,7 +12,7 @@ enum SHA256 {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
+    package static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
         var state: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
@@ -57,4 +58,14 @@ enum SHA256 {
 
 extension UInt32 {
     fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
+}
+
+extension SHA256 {
+    /// HMAC-SHA256 (RFC 2104) of `message` under `key`.
+    package static func hmac(key: [UInt8], message: some Collection<UInt8>) -> [UInt8] {
+        var block = key.count > 64 ? hash(key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        let inner = hash(block.map { $0 ^ 0x36 } + Array(message))
+        return hash(block.map { $0 ^ 0x5c } + inner)
+    }
 }
