@@ -157,7 +157,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdDesktopTests",
-            dependencies: ["LinkdDesktop", "LinkdDaemon"],
+            dependencies: ["LinkdDesktop", "LinkdDaemon", "LinkdTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
