@@ -34,7 +34,7 @@ let package = Package(
         ),
         .target(
             name: "LinkdSession",
-            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSystem", "CCurl"],
+            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSystem", "LinkdWeb", "CCurl"],
             swiftSettings: upcomingFeatures
         ),
         .target(

@@ -12,6 +12,8 @@ package struct XDGDirectories: Sendable, Equatable {
     package var dataHome: String
     /// `$XDG_STATE_HOME`, else `~/.local/state`.
     package var stateHome: String
+    /// `$XDG_CACHE_HOME`, else `~/.cache`.
+    package var cacheHome: String
     /// `$XDG_RUNTIME_DIR`; `nil` when it is unset or not absolute (it has no default).
     package var runtimeDirectory: String?
 
@@ -22,6 +24,7 @@ package struct XDGDirectories: Sendable, Equatable {
         configHome = absolute("XDG_CONFIG_HOME") ?? home + "/.config"
         dataHome = absolute("XDG_DATA_HOME") ?? home + "/.local/share"
         stateHome = absolute("XDG_STATE_HOME") ?? home + "/.local/state"
+        cacheHome = absolute("XDG_CACHE_HOME") ?? home + "/.cache"
         runtimeDirectory = absolute("XDG_RUNTIME_DIR")
     }
 

@@ -8,22 +8,31 @@ import LinkdSystem
 /// overall ``RequestDeadline`` a reset sets. Each request runs its blocking `curl_easy_perform` on a thread of its own
 /// (``BlockingCall``), never on the cooperative pool.
 package struct CurlTransport: HTTPTransport {
-    /// The longest answer body read, in bytes.
-    static let maximumBody = 1 << 20
-
     private let caFile: String?
     private let connectTimeout: Duration
     private let requestTimeout: Duration
+    private let bodyLimit: Int
+    private let proxy: String?
 
     /// - Parameters:
     ///   - caFile: a PEM file of an extra CA to trust beside the system's (`caFile` of a backend).
     ///   - connectTimeout: how long a connection may take (5 s).
     ///   - requestTimeout: how long one request may take in all (15 s).
-    package init(caFile: String? = nil, connectTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(15))
-    {
+    ///   - bodyLimit: the longest answer body read, in bytes (1 MiB); a longer one fails the request.
+    ///   - proxy: the proxy to go through (an association file's `web.proxy`); none by default, whatever the
+    ///     environment says.
+    package init(
+        caFile: String? = nil,
+        connectTimeout: Duration = .seconds(5),
+        requestTimeout: Duration = .seconds(15),
+        bodyLimit: Int = 1 << 20,
+        proxy: String? = nil
+    ) {
         self.caFile = caFile
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
+        self.bodyLimit = bodyLimit
+        self.proxy = proxy
     }
 
     package func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
@@ -40,7 +49,9 @@ package struct CurlTransport: HTTPTransport {
             request: request,
             caFile: caFile,
             connectMilliseconds: Self.milliseconds(connectTimeout),
-            totalMilliseconds: Self.milliseconds(limit)
+            totalMilliseconds: Self.milliseconds(limit),
+            bodyLimit: bodyLimit,
+            proxy: proxy
         )
         return try await BlockingCall.run { exchange.perform() }.get()
     }
@@ -60,12 +71,26 @@ private struct CurlExchange: Sendable {
     var caFile: String?
     var connectMilliseconds: Int
     var totalMilliseconds: Int
+    var bodyLimit: Int
+    var proxy: String?
 
     /// What the callbacks collect.
     final class Answer {
         var headers: [String: String] = [:]
         var body: [UInt8] = []
         var tooLarge = false
+        let bodyLimit: Int
+
+        init(bodyLimit: Int) {
+            self.bodyLimit = bodyLimit
+        }
+    }
+
+    /// `bytes` as a person reads a size: `1 MiB`, `128 KiB`, `500 bytes`.
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 
     func perform() -> Result<HTTPResponse, TransportError> {
@@ -73,7 +98,7 @@ private struct CurlExchange: Sendable {
             return .failure(.unreachable(host: host, "libcurl (libcurl.so.4) cannot be loaded"))
         }
         defer { api.pointee.easy_cleanup(handle) }
-        let answer = Answer()
+        let answer = Answer(bodyLimit: bodyLimit)
         let context = Unmanaged.passUnretained(answer).toOpaque()
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
         defer { if let headerList { api.pointee.slist_free_all(headerList) } }
@@ -90,9 +115,14 @@ private struct CurlExchange: Sendable {
         set(linkd_curl_set_string(api, handle, CURLOPT_PROTOCOLS_STR, "http,https"))
         set(linkd_curl_set_long(api, handle, CURLOPT_FOLLOWLOCATION, 0))
         set(linkd_curl_set_long(api, handle, CURLOPT_NOSIGNAL, 1))
-        // Proxy variables of whichever client started the daemon never see a token or a password: no proxy, ever.
-        set(linkd_curl_set_string(api, handle, CURLOPT_PROXY, ""))
-        set(linkd_curl_set_string(api, handle, CURLOPT_NOPROXY, "*"))
+        // Proxy variables of whichever client started the daemon never see a token or a password: no proxy but the one
+        // named.
+        if let proxy {
+            set(linkd_curl_set_string(api, handle, CURLOPT_PROXY, proxy))
+        } else {
+            set(linkd_curl_set_string(api, handle, CURLOPT_PROXY, ""))
+            set(linkd_curl_set_string(api, handle, CURLOPT_NOPROXY, "*"))
+        }
         set(linkd_curl_set_long(api, handle, CURLOPT_CONNECTTIMEOUT_MS, connectMilliseconds))
         set(linkd_curl_set_long(api, handle, CURLOPT_TIMEOUT_MS, totalMilliseconds))
         set(linkd_curl_set_list(api, handle, CURLOPT_HTTPHEADER, headerList))
@@ -125,7 +155,9 @@ private struct CurlExchange: Sendable {
 
         let outcome = withExtendedLifetime(answer) { api.pointee.easy_perform(handle) }
         guard outcome == CURLE_OK else {
-            if answer.tooLarge { return .failure(.unreachable(host: host, "the answer was larger than 1 MiB")) }
+            if answer.tooLarge {
+                return .failure(.unreachable(host: host, "the answer was larger than \(Self.size(bodyLimit))"))
+            }
             return .failure(Self.error(outcome, host: host, verifyResult: linkd_curl_verify_result(api, handle)))
         }
         let code = linkd_curl_response_code(api, handle)
@@ -182,7 +214,7 @@ private let onBody: linkd_curl_data_callback = { data, size, count, context in
     guard let data, let context else { return 0 }
     let answer = Unmanaged<CurlExchange.Answer>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    guard answer.body.count + length <= CurlTransport.maximumBody else {
+    guard answer.body.count + length <= answer.bodyLimit else {
         answer.tooLarge = true
         return 0  // curl ends the transfer with CURLE_WRITE_ERROR
     }

@@ -1,0 +1,130 @@
+package import LinkdSystem
+
+/// The association files fetched, kept 0600 in `$XDG_CACHE_HOME/linkd/associations/HOST/`: a file is fetched again
+/// after 24 h; a failed fetch keeps the last good file, used for up to 7 days after it was fetched, and is tried again
+/// after an hour. Clicks read this cache alone, never the network.
+package struct AssociationCache: Sendable {
+    /// What the cache holds for one file of one host.
+    package enum Stored: Sendable, Equatable {
+        /// Fetched within the last 24 h.
+        case fresh([UInt8])
+        /// Fetched between 24 h and 7 days ago: still used, while the next fetch is tried.
+        case stale([UInt8], failure: String?)
+        /// Nothing usable: never fetched, or the last good file is older than 7 days; why.
+        case missing(String)
+    }
+
+    /// After how long a file is fetched again.
+    package static let refreshAfter = 24.0 * 3_600
+    /// How long a file is used after it was fetched, while fetches fail.
+    package static let keptFor = 7.0 * 86_400
+    /// After how long a failed fetch is tried again.
+    package static let retryAfter = 3_600.0
+
+    /// The `associations` folder.
+    package let folder: String
+
+    package init(folder: String) {
+        self.folder = folder
+    }
+
+    private func base(_ file: AssociationFile, host: String) -> String {
+        folder + "/" + Self.folderName(of: host) + "/" + file.rawValue
+    }
+
+    /// The folder of `host`: its name in lower case with a port's `:` as `_`; anything else that is no plain host name
+    /// (a `/`, a leading `.`) is named by its bytes in hex, so that no name leaves the cache folder.
+    static func folderName(of host: String) -> String {
+        let name = host.lowercased().replacing(":", with: "_")
+        let isPlain =
+            !name.isEmpty && !name.hasPrefix(".")
+            && name.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
+            }
+        return isPlain ? name : "x-" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
+    /// What the cache holds for `file` of `host` at `now` (seconds since 1970).
+    package func stored(_ file: AssociationFile, host: String, now: Double) -> Stored {
+        let state = State(reading: base(file, host: host) + ".state")
+        guard let fetched = state.fetched, now - fetched <= Self.keptFor,
+            let bytes = FileSystem.contents(of: base(file, host: host), limit: file.sizeLimit)
+        else {
+            return .missing(
+                state.failure ?? (state.fetched == nil ? "not fetched yet" : "the last good file is too old")
+            )
+        }
+        return now - fetched <= Self.refreshAfter ? .fresh(bytes) : .stale(bytes, failure: state.failure)
+    }
+
+    /// Whether `file` of `host` should be fetched at `now`: never fetched, older than a day, or its last fetch failed
+    /// more than an hour ago.
+    package func isDue(_ file: AssociationFile, host: String, now: Double) -> Bool {
+        let state = State(reading: base(file, host: host) + ".state")
+        if state.failure != nil, let attempted = state.attempted { return now - attempted >= Self.retryAfter }
+        guard let fetched = state.fetched else { return true }
+        return now - fetched >= Self.refreshAfter
+    }
+
+    /// Keeps what a fetch of `file` of `host` at `now` gave: the file, or the failure beside the last good file.
+    ///
+    /// - Throws: ``SystemError`` when the cache folder cannot be written.
+    package func record(
+        _ result: Result<[UInt8], AssociationFailure>,
+        of file: AssociationFile,
+        host: String,
+        now: Double
+    ) throws(SystemError) {
+        let path = base(file, host: host)
+        try FileSystem.makePrivateDirectory(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
+        var state = State(reading: path + ".state")
+        state.attempted = now
+        switch result {
+        case .success(let bytes):
+            try FileSystem.writeAtomically(bytes, to: path)
+            state.fetched = now
+            state.failure = nil
+        case .failure(let failure):
+            state.failure = failure.reason
+        }
+        try FileSystem.writeAtomically(Array(state.text.utf8), to: path + ".state")
+    }
+
+    /// Fetches `file` of `host` with `fetcher` when it is due, and keeps what it gave.
+    package func refresh(_ file: AssociationFile, host: String, with fetcher: AssociationFetcher, now: Double) async {
+        guard isDue(file, host: host, now: now) else { return }
+        let result = await fetcher.fetch(file, host: host)
+        try? record(result, of: file, host: host, now: now)
+    }
+
+    /// A file's `.state`: when it was last fetched, when a fetch was last tried, and why that one failed.
+    struct State {
+        var fetched: Double?
+        var attempted: Double?
+        var failure: String?
+
+        init(reading path: String) {
+            let text = String(decoding: FileSystem.contents(of: path, limit: 8_192) ?? [], as: UTF8.self)
+            for line in text.split(separator: "\n") {
+                guard let equals = line.firstIndex(of: "=") else { continue }
+                let value = String(line[line.index(after: equals)...])
+                switch line[..<equals] {
+                case "fetched": fetched = Double(value)
+                case "attempted": attempted = Double(value)
+                case "failure": failure = value
+                default: continue
+                }
+            }
+        }
+
+        var text: String {
+            var lines: [String] = []
+            if let fetched { lines.append("fetched=\(fetched)") }
+            if let attempted { lines.append("attempted=\(attempted)") }
+            if let failure {
+                lines.append("failure=" + failure.split(whereSeparator: \.isNewline).joined(separator: " "))
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// Fetches a site's association files as the platforms do: over https with a valid certificate (the system's CAs
+/// and the app's `web.caFile`), no redirect followed (a 3xx is a failure), within the file's size limit and 5 s,
+/// and through no proxy but the app's `web.proxy`.
+package struct AssociationFetcher: Sendable {
+    let caFile: String?
+    let proxy: String?
+    let timeLimit: Duration
+
+    /// - Parameters:
+    ///   - caFile: a PEM file of certificates trusted beside the system's.
+    ///   - proxy: the proxy to go through; none by default.
+    ///   - timeLimit: how long a fetch may take in all (5 s).
+    package init(caFile: String? = nil, proxy: String? = nil, timeLimit: Duration = .seconds(5)) {
+        self.caFile = caFile
+        self.proxy = proxy
+        self.timeLimit = timeLimit
+    }
+
+    /// The bytes of `file` on `host` (a host name, with `:port` when it is not 443), read as that file; or why not.
+    package func fetch(_ file: AssociationFile, host: String) async -> Result<[UInt8], AssociationFailure> {
+        let transport = CurlTransport(
+            caFile: caFile,
+            connectTimeout: timeLimit,
+            requestTimeout: timeLimit,
+            bodyLimit: file.sizeLimit,
+            proxy: proxy
+        )
+        let response: HTTPResponse
+        do throws(TransportError) {
+            response = try await transport.send(HTTPRequest(method: "GET", url: "https://" + host + file.path))
+        } catch {
+            return .failure(AssociationFailure(Self.reason(error)))
+        }
+        switch response.status {
+        case 200: break
+        case 300..<400:
+            return .failure(
+                AssociationFailure(
+                    "redirected (HTTP \(response.status)): association files are never fetched through one"
+                )
+            )
+        default: return .failure(AssociationFailure("HTTP \(response.status)"))
+        }
+        if let problem = file.problem(in: response.body) {
+            return .failure(AssociationFailure("the file cannot be read: \(problem)"))
+        }
+        return .success(response.body)
+    }
+}
+
+extension AssociationFetcher {
+    /// What went wrong on the way, in words about the site rather than a backend.
+    static func reason(_ error: TransportError) -> String {
+        switch error {
+        case .insecureURL(let host): "'\(host)' is not a host an https address can name"
+        case .unreachable(_, let why): why
+        case .timedOut: "no answer within the time limit"
+        }
+    }
+}
+
+/// Why an association file is not there to check a link with, as `linkd status` and `linkd check` say it.
+package struct AssociationFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    package let reason: String
+
+    package init(_ reason: String) {
+        self.reason = reason
+    }
+
+    package var description: String { reason }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import LinkdSession
+import Testing
+
+/// The cache of association files: fresh for a day, then used while it is fetched again for up to a week, a failed
+/// fetch kept beside the last good file and tried again after an hour, every file 0600 and inside the cache folder.
+@Suite struct AssociationCacheTests {
+    static let file = Array(#"{"applinks": {"details": []}}"#.utf8)
+    static let day = 86_400.0
+
+    private func cache() -> AssociationCache {
+        AssociationCache(
+            folder: FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
+        )
+    }
+
+    @Test func aFileIsFreshForADayThenStaleForAWeek() throws {
+        let cache = cache()
+        defer { try? FileManager.default.removeItem(atPath: cache.folder) }
+        let host = "notes.example.com"
+        #expect(cache.stored(.apple, host: host, now: 1_000) == .missing("not fetched yet"))
+        #expect(cache.isDue(.apple, host: host, now: 1_000))
+        try cache.record(.success(Self.file), of: .apple, host: host, now: 1_000)
+        #expect(cache.stored(.apple, host: host, now: 1_000 + Self.day - 1) == .fresh(Self.file))
+        #expect(!cache.isDue(.apple, host: host, now: 1_000 + Self.day - 1))
+        #expect(cache.isDue(.apple, host: host, now: 1_000 + Self.day))
+        #expect(cache.stored(.apple, host: host, now: 1_000 + 2 * Self.day) == .stale(Self.file, failure: nil))
+        #expect(
+            cache.stored(.apple, host: host, now: 1_000 + 8 * Self.day) == .missing("the last good file is too old")
+        )
+        #expect(cache.stored(.android, host: host, now: 1_000) == .missing("not fetched yet"))
+    }
+
+    @Test func aFailedFetchKeepsTheLastGoodFileAndIsTriedAgainAfterAnHour() throws {
+        let cache = cache()
+        defer { try? FileManager.default.removeItem(atPath: cache.folder) }
+        let host = "notes.example.com"
+        try cache.record(.success(Self.file), of: .apple, host: host, now: 0)
+        try cache.record(.failure(AssociationFailure("HTTP 503")), of: .apple, host: host, now: 2 * Self.day)
+        #expect(cache.stored(.apple, host: host, now: 2 * Self.day) == .stale(Self.file, failure: "HTTP 503"))
+        #expect(!cache.isDue(.apple, host: host, now: 2 * Self.day + 3_599))
+        #expect(cache.isDue(.apple, host: host, now: 2 * Self.day + 3_600))
+        try cache.record(.success(Self.file), of: .apple, host: host, now: 2 * Self.day + 3_600)
+        #expect(cache.stored(.apple, host: host, now: 2 * Self.day + 3_601) == .fresh(Self.file))
+        // Never fetched, and failing: the reason is what is stored.
+        try cache.record(.failure(AssociationFailure("HTTP 404")), of: .android, host: host, now: 0)
+        #expect(cache.stored(.android, host: host, now: 1) == .missing("HTTP 404"))
+    }
+
+    @Test(arguments: ["127.0.0.1:8443", "Notes.Example.com", "../../escape", "a/b"])
+    func everyFileIsPrivateAndInsideTheCacheFolder(_ host: String) throws {
+        let cache = cache()
+        defer { try? FileManager.default.removeItem(atPath: cache.folder) }
+        try cache.record(.success(Self.file), of: .apple, host: host, now: 0)
+        #expect(cache.stored(.apple, host: host, now: 1) == .fresh(Self.file))
+        let folders = try FileManager.default.contentsOfDirectory(atPath: cache.folder)
+        #expect(folders.count == 1 && !folders[0].contains("/") && !folders[0].hasPrefix("."), "\(folders)")
+        for name in try FileManager.default.contentsOfDirectory(atPath: cache.folder + "/" + folders[0]) {
+            let path = cache.folder + "/" + folders[0] + "/" + name
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+        }
+    }
+}

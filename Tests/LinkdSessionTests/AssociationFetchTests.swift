@@ -1,0 +1,82 @@
+import Foundation
+import LinkdSession
+import LinkdTestSupport
+import Testing
+
+/// Association files fetched as the platforms fetch them, from a real HTTPS server of the tests (the test CA's
+/// certificate): a good file is kept; a redirect, a file over its limit, a slow answer, garbage, a missing file and an
+/// untrusted certificate each end as a failure that says why.
+@Suite(.disabled(if: Sanitizer.isActive, Sanitizer.reason)) struct AssociationFetchTests {
+    static let aasa = #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.notes", "paths": ["/reset"]}]}}"#
+
+    /// A server answering `answer` for every request, behind the TLS proxy; the fetch's result for `file`.
+    private func fetch(
+        _ file: AssociationFile = .apple,
+        trusted: Bool = true,
+        timeLimit: Duration = .seconds(5),
+        answer: @escaping @Sendable (ReceivedRequest) -> DoubleResponse
+    ) async throws -> (Result<[UInt8], AssociationFailure>, [String]) {
+        let ca = try TestCA.make()
+        let server = try TestHTTPServer(handler: answer)
+        let proxy = try TLSProxy(forwardingTo: server.port, certificate: ca.serverCertificate, key: ca.serverKey)
+        let fetcher = AssociationFetcher(caFile: trusted ? ca.certificate : nil, timeLimit: timeLimit)
+        let result = await fetcher.fetch(file, host: "127.0.0.1:\(proxy.port)")
+        return (result, server.requests.map { $0.method + " " + $0.target })
+    }
+
+    private func failure(_ result: Result<[UInt8], AssociationFailure>) -> String? {
+        if case .failure(let failure) = result { failure.reason } else { nil }
+    }
+
+    @Test func aGoodFileIsFetchedFromItsWellKnownPath() async throws {
+        let (result, requests) = try await fetch { _ in DoubleResponse(status: 200, body: Data(Self.aasa.utf8)) }
+        #expect(try result.get() == Array(Self.aasa.utf8))
+        #expect(requests == ["GET /.well-known/apple-app-site-association"])
+        let (android, paths) = try await fetch(.android) { _ in DoubleResponse(status: 200, body: Data("[]".utf8)) }
+        #expect(try android.get() == Array("[]".utf8))
+        #expect(paths == ["GET /.well-known/assetlinks.json"])
+    }
+
+    @Test func aRedirectIsNotFollowed() async throws {
+        let (result, requests) = try await fetch { _ in
+            DoubleResponse(status: 301, headers: [("Location", "https://127.0.0.1/elsewhere")])
+        }
+        #expect(failure(result)?.hasPrefix("redirected (HTTP 301)") == true)
+        #expect(requests.count == 1)
+    }
+
+    @Test func aFileOverItsLimitIsRefused() async throws {
+        let big = Data(repeating: UInt8(ascii: " "), count: 130 * 1_024)
+        let (result, _) = try await fetch { _ in DoubleResponse(status: 200, body: big) }
+        #expect(failure(result)?.contains("larger than 128 KiB") == true, "\(result)")
+    }
+
+    @Test func aSlowAnswerEndsAtTheTimeLimit() async throws {
+        let (result, _) = try await fetch(timeLimit: .seconds(1)) { _ in
+            Thread.sleep(forTimeInterval: 3)  // the double answers late on purpose
+            return DoubleResponse(status: 200, body: Data(Self.aasa.utf8))
+        }
+        #expect(failure(result)?.contains("no answer within the time limit") == true, "\(result)")
+    }
+
+    @Test(arguments: [
+        (DoubleResponse(status: 200, body: Data("<html>not here</html>".utf8)), "the file cannot be read: $: not JSON"),
+        (
+            DoubleResponse(status: 200, body: Data(#"{"webcredentials": {}}"#.utf8)),
+            "the file cannot be read: $.applinks: missing"
+        ),
+        (DoubleResponse(status: 404), "HTTP 404"),
+    ])
+    func garbageOrNoFileIsAFailureThatSaysWhy(_ response: DoubleResponse, _ reason: String) async throws {
+        let (result, _) = try await fetch { _ in response }
+        #expect(failure(result)?.hasPrefix(reason) == true, "\(result)")
+    }
+
+    @Test func aCertificateNoTrustedCASignedIsRefused() async throws {
+        let (result, requests) = try await fetch(trusted: false) { _ in
+            DoubleResponse(status: 200, body: Data(Self.aasa.utf8))
+        }
+        #expect(failure(result)?.contains("certificate") == true, "\(result)")
+        #expect(requests.isEmpty)
+    }
+}
