@@ -90,7 +90,7 @@ let package = Package(
             name: "LinkdCLI",
             dependencies: [
                 "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop",
-                "LinkdDaemon", "LinkdWire",
+                "LinkdDaemon", "LinkdWire", "LinkdWeb",
             ],
             // VERSION links to the repository's one VERSION file, which the Debian package reads too; the completion
             // scripts are what `linkd completions` prints and the package installs.
@@ -172,7 +172,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdCLITests",
-            dependencies: ["LinkdCLI", "LinkdSystem", "LinkdTestSupport", "LinkdWire", "linkd", "LinkdTesting"],
+            dependencies: [
+                "LinkdCLI", "LinkdSystem", "LinkdTestSupport", "LinkdWire", "linkd", "LinkdTesting", "LinkdConfig",
+                "LinkdDaemon", "LinkdRouting", "LinkdSession",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -1,0 +1,111 @@
+import Foundation
+import LinkdConfig
+import LinkdDaemon
+import LinkdRouting
+import LinkdSession
+import Testing
+
+@testable import LinkdCLI
+
+/// Where a clicked web link goes, from apps.d and the cached association files alone: the app when its site admits
+/// the link for the app's identity (or the link is the app's own backend's emailed link), the browser otherwise, with
+/// the reason.
+@Suite struct WebLinkDecisionTests {
+    static let apps = #"""
+        {"app": "com.example.Notes",
+         "backend": {"kind": "supabase", "url": "https://abcd.supabase.co", "apiKey": "anon"},
+         "web": {"appleAppId": "ABCDE12345.com.example.notes"},
+         "links": [{"match": "https://notes.example.com/reset", "format": "appservices", "action": "forward"},
+                   {"match": "https://notes.example.com/old/reset", "action": "forward"},
+                   {"match": "com.example.notes://reset", "format": "supabase", "action": "forward"}]}
+        """#
+    static let android = #"""
+        {"app": "com.example.Droid", "web": {"androidPackage": "com.example.droid"},
+         "links": [{"match": "https://droid.example.com/{path...}", "action": "forward"}]}
+        """#
+    static let plain = #"""
+        {"app": "com.example.Plain", "links": [{"match": "https://plain.example.com/x", "action": "forward"}]}
+        """#
+    static let aasa = Array(
+        #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.notes", "paths": ["NOT /old/*", "/*"]}]}}"#.utf8
+    )
+    static let assetlinks = Array(
+        #"""
+        [{"relation": ["delegate_permission/common.handle_all_urls"],
+          "target": {"namespace": "android_app", "package_name": "com.example.droid"}}]
+        """#.utf8
+    )
+    static let day = 86_400.0
+
+    /// The apps, and a cache holding the notes site's AASA and the droid site's assetlinks, fetched at 0.
+    private func world() throws -> ([AppConfig], AssociationCache) {
+        let apps = try [Self.apps, Self.android, Self.plain].map { text in
+            var decoder = AppConfigDecoder(file: "app.json", programs: ProgramSearch(directories: []), actions: .linkd)
+            let decoded = decoder.decode(Array(text.utf8))
+            return try #require(decoded, "\(decoder.errors)")
+        }
+        let cache = AssociationCache(
+            folder: FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)").path
+        )
+        try cache.record(.success(Self.aasa), of: .apple, host: "notes.example.com", now: 0)
+        try cache.record(.success(Self.assetlinks), of: .android, host: "droid.example.com", now: 0)
+        return (apps, cache)
+    }
+
+    private func decide(_ link: String, now: Double = 60) throws -> WebLinkDecision {
+        let (apps, cache) = try world()
+        defer { try? FileManager.default.removeItem(atPath: cache.folder) }
+        return WebLinkDecision.decide(try LinkURL(parsing: link), apps: apps, cache: cache, now: now)
+    }
+
+    @Test func aLinkTheSiteListsForTheAppGoesToTheApp() throws {
+        #expect(try decide("https://notes.example.com/reset?token=t&tokenId=i") == .app("com.example.Notes"))
+        #expect(try decide("https://droid.example.com/anything/at/all") == .app("com.example.Droid"))
+        // Three days old: still used while it is fetched again; eight days: no longer.
+        #expect(
+            try decide("https://notes.example.com/reset?token=t&tokenId=i", now: 3 * Self.day)
+                == .app("com.example.Notes")
+        )
+        #expect(
+            try decide("https://notes.example.com/reset?token=t&tokenId=i", now: 8 * Self.day)
+                == .browser(
+                    .notVerified(app: "com.example.Notes", "apple-app-site-association: the last good file is too old")
+                )
+        )
+    }
+
+    @Test func theAppsOwnBackendsEmailedLinkGoesToTheApp() throws {
+        let link =
+            "https://abcd.supabase.co/auth/v1/verify?token=pkce_1&type=recovery&redirect_to=com.example.notes://reset"
+        #expect(try decide(link) == .app("com.example.Notes"))
+    }
+
+    @Test(arguments: [
+        ("http://notes.example.com/reset", WebLinkDecision.browser(.notHTTPS)),
+        ("https://elsewhere.example.org/reset", .browser(.unclaimed)),
+        ("https://plain.example.com/x", .browser(.noWebSection(app: "com.example.Plain"))),
+        (
+            "https://notes.example.com/old/reset",
+            .browser(
+                .notVerified(
+                    app: "com.example.Notes",
+                    "apple-app-site-association excludes the link for ABCDE12345.com.example.notes"
+                )
+            )
+        ),
+    ])
+    func everyOtherLinkGoesToTheBrowserWithItsReason(_ link: String, _ expected: WebLinkDecision) throws {
+        #expect(try decide(link) == expected)
+    }
+
+    @Test func aHostWithoutItsFileIsNotVerified() throws {
+        let (apps, cache) = try world()
+        defer { try? FileManager.default.removeItem(atPath: cache.folder) }
+        let empty = AssociationCache(folder: cache.folder + "-empty")
+        let link = try LinkURL(parsing: "https://notes.example.com/reset?token=t&tokenId=i")
+        #expect(
+            WebLinkDecision.decide(link, apps: apps, cache: empty, now: 60)
+                == .browser(.notVerified(app: "com.example.Notes", "apple-app-site-association: not fetched yet"))
+        )
+    }
+}
