@@ -63,6 +63,11 @@ package struct Daemon: Sendable {
         if let problem = spool.problem { log.error("the spool cannot be written, links are refused: \(problem)") }
         let subscriberKeys = SubscriberKeys(directory: paths.runtimeDirectory + "/keys")
         for problem in subscriberKeys.prepare(for: loaded.apps) { log.warning(problem) }
+        let associations = AssociationRefresh(
+            cache: AssociationCache(folder: XDGDirectories().cacheHome + "/linkd/associations"),
+            log: log
+        )
+        associations.refresh(loaded.apps)
         let service = LinkService(
             resolver: LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false),
             spool: spool,
@@ -76,7 +81,8 @@ package struct Daemon: Sendable {
             forwardQueueLimit: options.limits.queuedForwardLinks,
             pkceStore: PKCEStore(stateFolder: XDGDirectories().linkdState),
             signInStore: PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .signIn),
-            appleStore: PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .appleSignIn)
+            appleStore: PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .appleSignIn),
+            associations: associations
         )
         let signals = SignalWatch()
         let stops = signals.stops
@@ -92,6 +98,7 @@ package struct Daemon: Sendable {
         await withDiscardingTaskGroup { group in
             group.addTask { await supervisor.run(context: service.context) }
             group.addTask { await service.forward.run(context: service.context) }
+            group.addTask { await associations.run() }
             group.addTask {
                 for await _ in stops { shutdown.signalled() }
             }

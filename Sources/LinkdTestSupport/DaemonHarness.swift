@@ -14,6 +14,8 @@ package final class DaemonHarness: Sendable {
     package let config: URL
     /// Its `XDG_STATE_HOME`, where the daemon's log is.
     package let state: URL
+    /// Its `XDG_CACHE_HOME`, where association files are kept.
+    package let cache: URL
     /// Where the recording program appends what it received (one JSON line per link).
     package let received: URL
     /// Where it records its own argv and environment, for the canary scans.
@@ -30,6 +32,7 @@ package final class DaemonHarness: Sendable {
     package var environment: [String: String] {
         ProcessInfo.processInfo.environment(changing: [
             "XDG_RUNTIME_DIR": runtime.path, "XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": state.path,
+            "XDG_CACHE_HOME": cache.path,
             "LISTEN_FDS": nil, "NOTIFY_SOCKET": nil,
             "DBUS_SESSION_BUS_ADDRESS": nil,  // the machine's session bus is not this world's
         ])
@@ -44,6 +47,7 @@ package final class DaemonHarness: Sendable {
         runtime = root.appendingPathComponent("xrt")
         config = root.appendingPathComponent("config")
         state = root.appendingPathComponent("state")
+        cache = root.appendingPathComponent("cache")
         received = root.appendingPathComponent("received.jsonl")
         processInfoLog = root.appendingPathComponent("process.txt")
         for folder in [runtime, config.appendingPathComponent("linkd/apps.d"), state] {

@@ -31,7 +31,7 @@ struct Server: Sendable {
                     await serve(connection)
                     shutdown.closed(connection)
                     if clients.left() {
-                        log.info("a client of \(clients.limit) left: a new connection has a place again")
+                        log.info("one of \(clients.limit) clients left: a new connection has a place again")
                     }
                     activity.release()
                 }

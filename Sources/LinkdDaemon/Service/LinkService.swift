@@ -13,6 +13,8 @@ actor LinkService {
     nonisolated let context: ActionContext
     /// The keys that let an app's subscriber take its sessions, kept up to date with the configuration.
     nonisolated let subscriberKeys: SubscriberKeys
+    /// Fetches the association files of the apps' web links at each reading of the configuration.
+    nonisolated let associations: AssociationRefresh?
     nonisolated let actions: ActionSet
 
     nonisolated var spool: Spool { context.spool }
@@ -39,8 +41,10 @@ actor LinkService {
         signInStore: PKCEStore? = nil,
         appleStore: PKCEStore? = nil,
         dbus: DBusAction = DBusAction(),
-        registrations: [ActionSet.Registration] = ActionSet.registered
+        registrations: [ActionSet.Registration] = ActionSet.registered,
+        associations: AssociationRefresh? = nil
     ) {
+        self.associations = associations
         self.resolver = resolver
         context = ActionContext(
             spool: spool,
@@ -70,6 +74,7 @@ actor LinkService {
         for error in loaded.errors { log.warning("config: \(error)") }
         resolver = LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false)
         for problem in subscriberKeys.prepare(for: loaded.apps) { log.warning(problem) }
+        associations?.refresh(loaded.apps)
         let links = loaded.apps.map(\.links.count).reduce(0, +)
         log.info("configuration read: \(loaded.apps.count) apps, \(links) links, \(loaded.errors.count) problems")
     }
