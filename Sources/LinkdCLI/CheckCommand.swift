@@ -2,6 +2,7 @@ import FoundationEssentials
 import LinkdConfig
 import LinkdDaemon
 import LinkdFormats
+import LinkdSession
 import LinkdWire
 
 /// `linkd check [--json] [--config DIR]`: every problem in the apps.d configuration, each where it is.
@@ -19,7 +20,9 @@ struct CheckCommand: Command {
         Without --config, the installed apps (apps.d under $XDG_CONFIG_HOME/linkd, /etc/linkd, /usr/share/linkd)
         are checked. Each problem is printed as FILE:LINE:COLUMN: JSON-PATH: what is wrong. A clean configuration
         prints 'ok: N apps, M links' (nothing with --json). The programs of exec actions are looked up in
-        $HOME/.local/bin, /usr/local/bin, /usr/bin and /bin.
+        $HOME/.local/bin, /usr/local/bin, /usr/bin and /bin. For an app with a web section, each https host its
+        links claim must list the app in its association files, read from $XDG_CACHE_HOME/linkd/associations
+        and fetched first when they are due.
 
         EXIT STATUS:
           0 no problems, 65 some problem (or the --config folder cannot be read), 64 usage error.
@@ -52,7 +55,9 @@ struct CheckCommand: Command {
         } else {
             loader = .installed(actions: .linkd)
         }
-        let loaded = loader.load()
+        var loaded = loader.load()
+        let cache = AssociationCache(folder: XDGDirectories().cacheHome + "/linkd/associations")
+        loaded.errors += await WebCheck.problems(of: loaded.apps, cache: cache)
         for error in loaded.errors {
             console.write((json ? Self.json(error).serialized : DisplayText.sanitize(error.description)) + "\n")
         }

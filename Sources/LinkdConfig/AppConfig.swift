@@ -15,6 +15,17 @@ package struct AppConfig: Sendable {
     package var apple: AppleConfig? = nil
     /// How the app's web links are checked against its site's association files, when it takes web links.
     package var web: WebConfig? = nil
+
+    /// The hosts of the app's `https` links (with `:port` when not 443), each once, in order: whose association files
+    /// its `web` section is checked against.
+    package var webHosts: [String] {
+        var hosts: [String] = []
+        for link in links where link.match.scheme == "https" {
+            let host = link.match.host + (link.match.port.map { ":\($0)" } ?? "")
+            if !hosts.contains(host) { hosts.append(host) }
+        }
+        return hosts
+    }
 }
 
 /// An app's web links (`"web"`): the identity its site publishes for its phone apps in its association files

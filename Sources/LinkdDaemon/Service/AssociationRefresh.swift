@@ -39,9 +39,7 @@ struct AssociationRefresh: Sendable {
         var targets: [Target] = []
         for app in apps {
             guard let web = app.web else { continue }
-            let hosts = app.links.filter { $0.match.scheme == "https" }.map { link in
-                link.match.host + (link.match.port.map { ":\($0)" } ?? "")
-            }
+            let hosts = app.webHosts
             var files: [AssociationFile] = []
             if web.appleAppID != nil { files.append(.apple) }
             if web.androidPackage != nil { files.append(.android) }

@@ -1,0 +1,61 @@
+import Foundation
+import LinkdTestSupport
+import Testing
+
+/// `linkd check` on an app with a web section: each https host its links claim must list the app in the association
+/// files its identity needs, fetched from a real HTTPS server of the tests; a file that does not list it, or cannot be
+/// had, is a problem at that identity's key.
+@Suite(.ownThread, .disabled(if: Sanitizer.isActive, Sanitizer.reason)) struct CheckWebTests {
+    static func aasa(_ appID: String) -> String {
+        #"{"applinks": {"details": [{"appID": "\#(appID)", "paths": ["/reset"]}]}}"#
+    }
+
+    /// An apps.d with one app whose web section names `web`, its link on the TLS proxy's host, checked.
+    private func check(web: String, listing appID: String) throws -> (LinkdProcess.Output, String) {
+        let world = try CheckCommandTests.World()
+        let ca = try TestCA.make()
+        let server = try TestHTTPServer { request in
+            request.path == "/.well-known/apple-app-site-association"
+                ? DoubleResponse(status: 200, body: Data(Self.aasa(appID).utf8)) : DoubleResponse(status: 404)
+        }
+        let proxy = try TLSProxy(forwardingTo: server.port, certificate: ca.serverCertificate, key: ca.serverKey)
+        try world.write(
+            "web.json",
+            """
+            {"app": "com.example.Web",
+             "web": {\(web), "caFile": "\(ca.certificate)"},
+             "links": [{"match": "https://127.0.0.1:\(proxy.port)/reset", "action": "forward"}]}
+            """
+        )
+        return (try world.check(["--config", world.appsD]), "https://127.0.0.1:\(proxy.port)/.well-known/")
+    }
+
+    @Test func aHostThatListsTheAppIsOk() throws {
+        let (output, _) = try check(
+            web: #""appleAppId": "ABCDE12345.com.example.web""#,
+            listing: "ABCDE12345.com.example.web"
+        )
+        #expect(output.stdout == "ok: 1 app, 1 link\n", "\(output)")
+        #expect(output.status == 0)
+    }
+
+    @Test func aFileThatDoesNotListTheAppOrCannotBeHadIsAProblemAtItsKey() throws {
+        let (output, address) = try check(
+            web: #""appleAppId": "ABCDE12345.com.example.web", "androidPackage": "com.example.web""#,
+            listing: "OTHERTEAM1.com.example.web"
+        )
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(output)")
+        #expect(
+            lines.first?.hasSuffix(
+                ": $.web.appleAppId: \(address)apple-app-site-association does not list ABCDE12345.com.example.web"
+            ) == true,
+            "\(lines)"
+        )
+        #expect(
+            lines.last?.hasSuffix(": $.web.androidPackage: \(address)assetlinks.json cannot be had: HTTP 404") == true
+        )
+        #expect(lines.allSatisfy { $0.contains("web.json:2:") }, "at the web section's line")
+        #expect(output.status == 65)
+    }
+}
