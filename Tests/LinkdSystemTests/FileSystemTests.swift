@@ -94,7 +94,7 @@ import Testing
     /// it is ``Errno/wouldBlock``, and closing says whether it went cleanly.
     @Test func aReadTellsTheEndOfTheStreamFromAnError() throws {
         var fds: [Int32] = [0, 0]
-        // Close-on-exec from the start: a program started by a test beside this one must not hold the write end open.
+        // Close-on-exec from the start: a program a test beside this one starts must not keep the write end open.
         try #require(linkd_pipe(&fds) == 0)
         let (reading, writing) = (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
         try reading.makeNonBlockingAndCloseOnExec()
@@ -102,6 +102,10 @@ import Testing
         writing.writeAll("abc")
         #expect(reading.readSome() == .success(Array("abc".utf8)))
         #expect(writing.close() == nil)
+        // A test beside this one may fork in this moment: its child holds a copy of the write end until it runs its
+        // program. The end of the stream comes when the last copy is closed, and poll(2) sees it.
+        var entry = pollfd(fd: reading.rawValue, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&entry, 1, 30_000) == 1)
         #expect(reading.readSome() == .success([]))
         #expect(reading.close() == nil)
     }
