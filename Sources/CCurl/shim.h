@@ -1,7 +1,7 @@
 // The C side of CurlTransport: libcurl's header, loaded at run time. linkd does not link libcurl (and its thirty
-// libraries): `linkd open` and an idle daemon never need it, and loading it costs every start. The first request
-// dlopen()s it; the typed wrappers below also stand in for the variadic curl_easy_setopt and curl_easy_getinfo,
-// which Swift cannot call.
+// libraries): `linkd open` never needs it, nor does a daemon until it talks to a backend or fetches an app's
+// association files, and loading it costs every start. The first request dlopen()s it; the typed wrappers below
+// also stand in for the variadic curl_easy_setopt and curl_easy_getinfo, which Swift cannot call.
 #ifndef LINKD_CCURL_SHIM_H
 #define LINKD_CCURL_SHIM_H
 
