@@ -43,7 +43,7 @@ package struct DesktopEntry: Sendable, Equatable {
         return nil
     }
 
-    private static func quoteIfNeeded(_ path: String) -> String {
+    static func quoteIfNeeded(_ path: String) -> String {
         path.contains(where: { " \t\"'\\$`".contains($0) }) ? "\"" + path.replacing("\"", with: "\\\"") + "\"" : path
     }
 

@@ -117,6 +117,18 @@ package struct MimeAppsList: Sendable, Equatable {
         }
     }
 
+    /// Removes `section` when it holds no entry (blank lines and comments aside), with the blank line before it.
+    package mutating func removeSectionIfEmpty(_ section: String) {
+        guard let header = lines.firstIndex(where: { Self.header($0) == section[...] }) else { return }
+        var end = header + 1
+        while end < lines.count && Self.header(lines[end]) == nil {
+            guard lines[end].isEmpty || lines[end] == "\r" else { return }
+            end += 1
+        }
+        let start = header > 0 && (lines[header - 1].isEmpty || lines[header - 1] == "\r") ? header - 1 : header
+        lines.removeSubrange(start..<end)
+    }
+
     /// `line` with a CR at its end when `neighbour` has one: an edit keeps a CR LF file's line ends.
     private static func ending(_ line: String, like neighbour: Substring) -> Substring {
         neighbour.hasSuffix("\r") && !line.hasSuffix("\r") ? (line + "\r")[...] : line[...]
