@@ -62,6 +62,14 @@ extension WireProtocol {
             message: "linkd is stopping and did nothing with the link; open it again"
         )
 
+        /// A clicked web link (`"web": true`) whose app cannot take it now: nothing was done with it, and the client
+        /// passes it to the browser.
+        package static let appUnavailable = Failure(
+            kind: .unavailable,
+            reason: .appUnavailable,
+            message: "the app that claims the link cannot take it now; nothing was done with it"
+        )
+
         /// `limit` clients are connected already: the new one is closed after this line.
         package static func tooManyClients(limit: Int) -> Failure {
             Failure(

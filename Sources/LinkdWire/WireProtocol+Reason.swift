@@ -81,6 +81,8 @@ extension WireProtocol {
         package static let noApp = Reason("no_app")
         /// No route of the apps given matches the link (`linkd parse`, `linkd route` without apps.d).
         package static let noRoute = Reason("no_route")
+        /// A clicked web link's app cannot take it now (`linkd open --web`): it opens in the browser instead.
+        package static let appUnavailable = Reason("app_unavailable")
         /// A value the link or a pattern holds is not valid.
         package static let badValue = Reason("bad_value")
 

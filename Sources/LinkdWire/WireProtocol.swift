@@ -9,8 +9,9 @@ package enum WireProtocol {
     /// A request a client sends.
     package enum Request: Sendable, Equatable {
         /// `{"op": "open", "url": "…", "interactive": true}`, and `"confirm": true` when the client can ask the
-        /// person to confirm a sign-in (``ConfirmQuestion``).
-        case open(url: String, interactive: Bool, canConfirm: Bool = false)
+        /// person to confirm a sign-in (``ConfirmQuestion``); `"web": true` for a clicked web link, which the daemon
+        /// answers with ``Failure/appUnavailable`` when its app cannot take it now, so that the browser opens it.
+        case open(url: String, interactive: Bool, canConfirm: Bool = false, web: Bool = false)
         /// `{"op": "subscribe", "app": "…"}`: the connection then receives the app's `forward` links, one JSON line
         /// each; with `"key": "…"`, the app's subscriber key, its forwarded sessions too.
         case subscribe(app: String, key: Secret? = nil)
@@ -36,7 +37,8 @@ package enum WireProtocol {
                 self = .open(
                     url: url,
                     interactive: object["interactive"]?.boolValue ?? false,
-                    canConfirm: object["confirm"]?.boolValue ?? false
+                    canConfirm: object["confirm"]?.boolValue ?? false,
+                    web: object["web"]?.boolValue ?? false
                 )
             case "subscribe":
                 guard let app = object["app"]?.stringValue, !app.isEmpty else {
@@ -64,10 +66,10 @@ package enum WireProtocol {
         /// The request as a line, without its LF.
         package var line: String {
             switch self {
-            case .open(let url, let interactive, let canConfirm):
+            case .open(let url, let interactive, let canConfirm, let web):
                 JSONValue.object(
                     [("op", .string("open")), ("url", .string(url)), ("interactive", .bool(interactive))]
-                        + (canConfirm ? [("confirm", .bool(true))] : [])
+                        + (canConfirm ? [("confirm", .bool(true))] : []) + (web ? [("web", .bool(true))] : [])
                 ).serialized
             case .awaitSignIn(let app, let canConfirm):
                 JSONValue.object(

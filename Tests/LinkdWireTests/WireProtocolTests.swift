@@ -12,6 +12,10 @@ import Testing
             #"{"op": "open", "url": "myapp://x", "interactive": true}"#
         ),
         (.open(url: "a\"b", interactive: false), #"{"op": "open", "url": "a\"b", "interactive": false}"#),
+        (
+            .open(url: "https://n.example/r", interactive: false, web: true),
+            #"{"op": "open", "url": "https://n.example/r", "interactive": false, "web": true}"#
+        ),
         (.subscribe(app: "com.example.Notes"), #"{"op": "subscribe", "app": "com.example.Notes"}"#),
         (
             .subscribe(app: "com.example.Notes", key: Secret("ab12")),

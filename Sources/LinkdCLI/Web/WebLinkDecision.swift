@@ -1,4 +1,5 @@
 import LinkdConfig
+import LinkdDaemon
 import LinkdRouting
 import LinkdSession
 import LinkdWeb
@@ -32,10 +33,7 @@ enum WebLinkDecision: Equatable {
     /// Where `link` goes, with `apps` and the association files of `cache` at `now`.
     static func decide(_ link: LinkURL, apps: [AppConfig], cache: AssociationCache, now: Double) -> WebLinkDecision {
         guard link.scheme == "https" else { return .browser(.notHTTPS) }
-        for app in apps {
-            let backends = ([app.backend] + app.links.map(\.backend)).compactMap { $0 }
-            if backends.contains(where: { $0.isEmailedLink(link) }) { return .app(app.app) }
-        }
+        if let emailing = apps.emailingApp(of: link) { return .app(emailing.app.app) }
         guard let resolution = try? LinkResolver(apps: apps, fallbackToBuiltIns: false).resolve(link),
             let app = resolution.app
         else { return .browser(.unclaimed) }

@@ -62,7 +62,9 @@ actor ClientConnection {
                 // A request read after the stop began (sent ahead by a client) is not started: nothing was done.
                 guard !service.shutdown.isStopping else { throw .daemonStopping }
                 switch request {
-                case .open(let url, let interactive, let canConfirm):
+                case .open(let url, let interactive, let canConfirm, let web):
+                    // A clicked web link the app cannot take now goes back, untouched, to open in the browser.
+                    if web, await !service.canTakeWebLink(url) { throw .appUnavailable }
                     // Only a client that can answer a question is handed to the service.
                     self.canConfirm = canConfirm
                     response = await service.open(url, client: interactive || canConfirm ? self : nil)

@@ -12,7 +12,7 @@ extension LinkService {
     ///
     /// - Returns: the answer, or `nil` when `link` is no app's emailed link.
     func openEmailed(_ link: LinkURL, client: (any LinkClient)?) async -> WireProtocol.Response? {
-        guard let (app, backend) = emailingApp(of: link) else { return nil }
+        guard let (app, backend) = resolver.apps.emailingApp(of: link) else { return nil }
         let host = link.hostname
         let fields = [("LINKD_APP", app.app)]
         log.info("an emailed link of \(app.app)'s backend: asking \(host) where it leads", fields)
@@ -52,12 +52,10 @@ extension LinkService {
         return await open(target.href, client: client)
     }
 
-    /// The app one of whose backends emailed `link` (``BackendConfig/isEmailedLink(_:)``), with that backend.
-    private func emailingApp(of link: LinkURL) -> (AppConfig, BackendConfig)? {
-        for app in resolver.apps {
-            let backends = ([app.backend] + app.links.map(\.backend)).compactMap { $0 }
-            if let backend = backends.first(where: { $0.isEmailedLink(link) }) { return (app, backend) }
-        }
-        return nil
+    /// Whether a clicked web link can be taken now: an emailed link of an app's backend always (its reset or sign-in
+    /// runs), any other when its app can take it (``canTakeNow(_:)``).
+    func canTakeWebLink(_ url: String) async -> Bool {
+        if let link = try? LinkURL(parsing: url), resolver.apps.emailingApp(of: link) != nil { return true }
+        return await canTakeNow(url)
     }
 }
