@@ -89,16 +89,8 @@ extension OpenCommand {
                 }
                 toSend = []
             }
-            var gavePassword = false
             prompt.missingAskpass = nil
-            let response = await client.receive(
-                answer: { question in
-                    let password = prompt.answer(question)
-                    gavePassword = gavePassword || password != nil
-                    return password
-                },
-                confirm: { prompt.confirm($0) }
-            )
+            let (response, gavePassword) = await Self.receive(&client, prompt: &prompt)
             var oldest = unanswered.removeFirst()
             oldest.gavePassword = oldest.gavePassword || gavePassword
             let stopped = response?.failure?.reason == WireProtocol.Failure.daemonStopping.reason
@@ -123,6 +115,24 @@ extension OpenCommand {
             }
             unanswered = []
         }
+    }
+
+    /// The daemon's next answer, its password and confirmation questions on the way answered by `prompt`; `nil` when
+    /// the connection ended first. Whether a password went out is said too: a reset may then have happened.
+    static func receive(
+        _ client: inout DaemonClient,
+        prompt: inout PasswordPrompt
+    ) async -> (response: WireProtocol.Response?, gavePassword: Bool) {
+        var gavePassword = false
+        let response = await client.receive(
+            answer: { question in
+                let password = prompt.answer(question)
+                gavePassword = gavePassword || password != nil
+                return password
+            },
+            confirm: { prompt.confirm($0) }
+        )
+        return (response, gavePassword)
     }
 
     /// Reports link `number`, whose `bytes` are no UTF-8, as refused (`invalid_utf8`, 65) as the parser words it;

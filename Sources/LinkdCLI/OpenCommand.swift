@@ -9,7 +9,7 @@ import LinkdWire
 struct OpenCommand: Command {
     static let name = "open"
     static let abstract = "Hand links to the linkd daemon, starting it if needed."
-    static let usage = "linkd open [--json] [--password-stdin] <url> ..."
+    static let usage = "linkd open [--json] [--password-stdin] [--web] <url> ..."
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -37,10 +37,17 @@ struct OpenCommand: Command {
     static let options: [CommandOption] = [
         .flag("--json", "Print one JSON object per link: the daemon's answer."),
         .flag("--password-stdin", "Answer a password prompt with one line of standard input."),
+        .flag(
+            "--web",
+            "The links were clicked (linkd-web.desktop runs this): a link an app's own site assigns to the app goes to "
+                + "it, every other one opens in the browser."
+        ),
     ]
 
     var json: Bool
     var passwordFromStdin: Bool
+    /// Whether the links are clicked web links (`--web`), which go to an app only when its site says so.
+    var isWeb: Bool
     var urls: [[UInt8]]
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
@@ -48,12 +55,15 @@ struct OpenCommand: Command {
         urls = try scanner.links(command: Self.name)
         json = scanner.flags.contains("--json")
         passwordFromStdin = scanner.flags.contains("--password-stdin")
+        isWeb = scanner.flags.contains("--web")
+        if isWeb && urls.contains(Array("-".utf8)) { throw .conflict("--web", "-", command: Self.name) }
         if passwordFromStdin && urls.contains(Array("-".utf8)) {
             throw .conflict("--password-stdin", "-", command: Self.name)
         }
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
+        if isWeb { return try await openWeb(console) }
         let paths: DaemonPaths
         do {
             paths = try DaemonPaths.resolve()

@@ -6,7 +6,7 @@ import LinkdWire
 struct RegisterCommand: Command {
     static let name = "register"
     static let abstract = "Make linkd open links of these schemes (default: every custom scheme in apps.d)."
-    static let usage = "linkd register [--system] [<scheme> ...]"
+    static let usage = "linkd register [--web | [--system] [<scheme> ...]]"
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -24,6 +24,12 @@ struct RegisterCommand: Command {
         'registered: myapp (was: com.example.Notes.desktop)'; 'linkd unregister' puts it back.
         Registering twice changes nothing.
 
+        With --web, writes $XDG_DATA_HOME/applications/linkd-web.desktop (Exec=<linkd> open --web %u) and makes it
+        the default for x-scheme-handler/http and https. It records the browser those links opened in (it gets every
+        web link no app's site assigns to the app), fetches the association files of the apps' web hosts and says
+        each host's verification: 'registered: web links (others open in firefox-esr.desktop)'. With no browser
+        installed it changes nothing (exit 69). 'linkd unregister --web' undoes it.
+
         """
 
     static let options: [CommandOption] = [
@@ -33,12 +39,19 @@ struct RegisterCommand: Command {
                 + "/usr/share/applications/mimeapps.list, by default for the schemes claimed in /etc/linkd/apps.d "
                 + "and /usr/share/linkd/apps.d; then schemes no app there claims any longer are unregistered (the "
                 + "package runs this whenever an app's package adds or removes its apps.d file)."
-        )
+        ),
+        .flag(
+            "--web",
+            "Take web (http and https) links: those an app's own site assigns to the app open in the app, every "
+                + "other one in the browser that had them."
+        ),
     ]
 
     var schemes: [String]
     /// Whether to register for every user.
     var isSystem: Bool
+    /// Whether to take web links (`--web`).
+    var isWeb: Bool
     /// The folder the `--system` paths are under: `/`, but a temporary folder in tests.
     var systemRoot = "/"
     /// The linkd the desktop entry names: this one, but an installed path in tests that run in the test process.
@@ -48,9 +61,16 @@ struct RegisterCommand: Command {
         let scanner = try Self.scan(arguments)
         schemes = try scanner.schemes(command: Self.name)
         isSystem = scanner.flags.contains("--system")
+        isWeb = scanner.flags.contains("--web")
+        if isWeb, isSystem { throw .conflict("--web", "--system", command: Self.name) }
+        if isWeb, let scheme = schemes.first { throw .conflict("--web", scheme, command: Self.name) }
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
+        if isWeb {
+            if let warning = Self.buildFolderWarning(executable) { console.writeError(warning) }
+            return try await WebRegistrationCommand.register(executable: executable, console)
+        }
         let registrar = isSystem ? Registrar.system(root: systemRoot, actions: .linkd) : Registrar(actions: .linkd)
         if let warning = Self.buildFolderWarning(executable) { console.writeError(warning) }
         var schemes = self.schemes

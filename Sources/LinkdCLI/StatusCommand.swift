@@ -1,3 +1,5 @@
+import FoundationEssentials
+import LinkdConfig
 import LinkdDaemon
 import LinkdDesktop
 import LinkdFormats
@@ -15,11 +17,14 @@ struct StatusCommand: Command {
 
         \(CommandOption.helpBlock(options))
 
-        Problems in the apps.d files are counted; 'linkd check' lists them.
+        Problems in the apps.d files are counted; 'linkd check' lists them. For web links: whether they come to
+        linkd ('linkd register --web'), the browser that opens the others, and for each host an app's web section
+        claims whether its association file lists the app (verified, from a file over a day old, not listed, or
+        not fetched and why).
 
         EXIT STATUS:
           0 every scheme linkd or an app claims opens in linkd, and the daemon can be reached (it listens,
-          or systemd starts it); 1 otherwise.
+          or systemd starts it), and no browser took web links back from linkd; 1 otherwise.
 
         """
 
@@ -27,7 +32,7 @@ struct StatusCommand: Command {
         .flag(
             "--json",
             "Print one JSON object: schemes and the handler GIO resolves for each, the socket, the systemd "
-                + "units, the apps and the problems found."
+                + "units, the apps, the problems found, and web links (\"web\")."
         )
     ]
 
@@ -41,12 +46,19 @@ struct StatusCommand: Command {
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
-        let status = DesktopStatus.gather(actions: .linkd)
-        if json {
-            console.write(status.json.serialized + "\n")
+        let environment = ProcessInfo.processInfo.environment
+        let status = DesktopStatus.gather(environment: environment, actions: .linkd)
+        let web = WebStatus.gather(
+            environment: environment,
+            apps: ConfigLoader.installed(environment: environment, actions: .linkd).load().apps
+        )
+        let isHealthy = status.isHealthy && !web.isTakenBack
+        if json, case .object(let members) = status.json {
+            let all = members.map { $0.0 == "ok" ? ("ok", JSONValue.bool(isHealthy)) : $0 } + [("web", web.json)]
+            console.write(JSONValue.object(all).serialized + "\n")
         } else {
-            for line in status.lines { console.write(line + "\n") }
+            for line in status.lines + web.lines { console.write(line + "\n") }
         }
-        return status.isHealthy ? .success : .unmatched  // 1: not every link would reach linkd
+        return isHealthy ? .success : .unmatched  // 1: not every link would reach linkd
     }
 }

@@ -97,7 +97,7 @@ import Testing
     func refusesSchemesItMustNeverOwn(_ scheme: String, _ message: String) throws {
         let world = try DaemonHarness()
         let output = try LinkdProcess.run(["register", "myapp", scheme], environment: world.desktopEnvironment)
-        #expect(output == refusal(message, "register", usage: "[--system] [<scheme> ...]"))
+        #expect(output == refusal(message, "register", usage: "[--web | [--system] [<scheme> ...]]"))
         #expect(world.file("data/applications/linkd.desktop") == nil)  // all or nothing
     }
 
@@ -107,7 +107,7 @@ import Testing
         let environment = world.desktopEnvironment
         #expect(try LinkdProcess.run(["register", "myapp"], environment: environment).status == 0)
         let output = try LinkdProcess.run(["unregister", "myapp", scheme], environment: environment)
-        #expect(output == refusal(message, "unregister", usage: "[--system] [<scheme> ...]"))
+        #expect(output == refusal(message, "unregister", usage: "[--web | [--system] [<scheme> ...]]"))
         #expect(world.file("data/applications/linkd.desktop") != nil)  // all or nothing
     }
 

@@ -79,11 +79,11 @@ _linkd()
         -h | --help | help)
             ((cword == 2)) && COMPREPLY=($(compgen -W "$commands" -- "$cur"))
             return ;;
-        open) options='--json --password-stdin -' ;;
+        open) options='--json --password-stdin --web -' ;;
         parse) options='--json --reveal -' ;;
         route) options='--json --reveal --config -' ;;
         check) options='--json --config' ;;
-        register | unregister) options='--system' ;;
+        register | unregister) options='--system --web' ;;
         status) options='--json' ;;
         daemon) options='--socket --idle-exit' ;;
         reset)

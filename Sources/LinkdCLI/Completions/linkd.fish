@@ -55,6 +55,7 @@ complete -c linkd -n 'not __linkd_is help -h --help --version' -s h -l help -d '
 complete -c linkd -n '__linkd_is open parse route; and string match -q -- "-*" (commandline -ct)' -a - -d 'Read links from standard input'
 complete -c linkd -n '__linkd_is open' -l json -d "Print one JSON object per link: the daemon's answer"
 complete -c linkd -n '__linkd_is open' -l password-stdin -d 'Answer a password prompt with one line of standard input'
+complete -c linkd -n '__linkd_is open' -l web -d "The links were clicked: an app's own go to it, the rest to the browser"
 complete -c linkd -n '__linkd_is parse' -l json -d 'Print one JSON object per link: the WHATWG URL API fields, or the error'
 complete -c linkd -n '__linkd_is parse' -l reveal -d "Print secrets (tokens, codes, keys) instead of '<redacted>'"
 complete -c linkd -n '__linkd_is route' -l json -d 'Print one JSON object per link: route, app, action and fields, or the error'
@@ -67,6 +68,8 @@ complete -c linkd -n '__linkd_is check' -l config -x -a '(__linkd_directories)' 
 complete -c linkd -n '__linkd_is register unregister' -a '(__linkd_list schemes)' -d 'URL scheme'
 complete -c linkd -n '__linkd_is register' -l system -d 'Register for every user (as root)'
 complete -c linkd -n '__linkd_is unregister' -l system -d "Undo 'linkd register --system' (as root)"
+complete -c linkd -n '__linkd_is register' -l web -d "Take web links: an app's own to the app, the rest to the browser"
+complete -c linkd -n '__linkd_is unregister' -l web -d 'Give web links back to the browser linkd replaced'
 
 complete -c linkd -n '__linkd_is status' -l json -d 'Print one JSON object: schemes, socket, systemd units, apps and problems'
 

@@ -1,7 +1,6 @@
 import LinkdConfig
 import LinkdSession
 import LinkdSystem
-import LinkdWeb
 
 /// What `linkd check` says of the apps' `web` sections: for each `https` host an app's links claim, an association file
 /// its identity needs that does not list it, or that cannot be had — each at the key of that identity in the app's
@@ -9,55 +8,27 @@ import LinkdWeb
 enum WebCheck {
     /// The problems of `apps`' web sections.
     static func problems(of apps: [AppConfig], cache: AssociationCache) async -> [ConfigError] {
-        var problems: [ConfigError] = []
-        for app in apps {
-            guard let web = app.web else { continue }
-            let locations = JSONLocations(scanning: FileSystem.contents(of: app.file, limit: 1 << 20) ?? [])
-            var wanted: [(AssociationFile, path: String, listed: ([UInt8]) -> Bool, id: String)] = []
-            if let appID = web.appleAppID {
-                wanted.append(
-                    (
-                        .apple, "$.web.appleAppId",
-                        { bytes in
-                            (try? AppSiteAssociation(parsing: bytes))?.details.contains { $0.appIDs.contains(appID) }
-                                == true
-                        }, appID
-                    )
-                )
+        let now = Double(WallClock.seconds)
+        await WebHostStatus.refresh(apps, cache: cache, now: now)
+        var locations: [String: JSONLocations] = [:]
+        return WebHostStatus.all(of: apps, cache: cache, now: now).compactMap { status in
+            let problem: String
+            switch status.verdict {
+            case .verified, .stale: return nil
+            case .notListed: problem = "\(status.address) does not list \(status.identity)"
+            case .unreadable: problem = "\(status.address) is not such a file"
+            case .notFetched(let why): problem = "\(status.address) cannot be had: \(why)"
             }
-            if let package = web.androidPackage {
-                wanted.append(
-                    (
-                        .android, "$.web.androidPackage",
-                        { bytes in
-                            (try? AssetLinks(parsing: bytes))?.handlesAllLinks(for: package) == true
-                        }, package
-                    )
-                )
-            }
-            for host in app.webHosts {
-                for (file, path, listed, id) in wanted {
-                    let now = Double(WallClock.seconds)
-                    await cache.refresh(
-                        file,
-                        host: host,
-                        with: AssociationFetcher(caFile: web.caFile, proxy: web.proxy),
-                        now: now
-                    )
-                    let address = "https://\(host)\(file.path)"
-                    let problem: String? =
-                        switch cache.stored(file, host: host, now: now) {
-                        case .fresh(let bytes), .stale(let bytes, _):
-                            listed(bytes) ? nil : "\(address) does not list \(id)"
-                        case .missing(let why): "\(address) cannot be had: \(why)"
-                        }
-                    guard let problem else { continue }
-                    problems.append(
-                        ConfigError(file: app.file, position: locations.value(at: path), path: path, problem: problem)
-                    )
-                }
-            }
+            guard let file = apps.first(where: { $0.app == status.app })?.file else { return nil }
+            let scanned =
+                locations[file] ?? JSONLocations(scanning: FileSystem.contents(of: file, limit: 1 << 20) ?? [])
+            locations[file] = scanned
+            return ConfigError(
+                file: file,
+                position: scanned.value(at: status.path),
+                path: status.path,
+                problem: problem
+            )
         }
-        return problems
     }
 }

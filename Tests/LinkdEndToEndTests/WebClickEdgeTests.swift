@@ -1,0 +1,154 @@
+import Foundation
+import LinkdTestSupport
+import Testing
+
+/// The edges of web links, clicked with `gio open`: association files a host serves wrong (a redirect, a file over
+/// 128 KiB, a slow answer, garbage) leave the host unverified with the reason; a browser that hands the link back stops
+/// at the third arrival; a vanished browser gives way to an installed one; a browser taking the default back shows in
+/// `linkd status`; and the resets of both backends run from a click, with no browser.
+@Suite(.ownThread, .serialized, .disabled(if: Sanitizer.isActive, Sanitizer.reason)) struct WebClickEdgeTests {
+    @Test(arguments: [
+        ("301", "not fetched (redirected (HTTP 301)"),
+        ("big", "not fetched (the answer was larger than 128 KiB"),
+        ("slow", "not fetched (no answer within the time limit"),
+        ("garbage", "not fetched (the file cannot be read: $: not JSON"),
+    ])
+    func aBadlyServedFileLeavesTheHostUnverifiedAndTheClickGoesToTheBrowser(_ fault: String, _ said: String) throws {
+        let web = try WebClickWorld { _ in
+            switch fault {
+            case "301": return DoubleResponse(status: 301, headers: [("Location", "https://127.0.0.1/aasa")])
+            case "big":
+                return DoubleResponse(status: 200, body: Data(repeating: UInt8(ascii: " "), count: 130 * 1_024))
+            case "slow":
+                Thread.sleep(forTimeInterval: 7)  // the double answers after the 5 s limit on purpose
+                return DoubleResponse(status: 200, body: Data(WebClickTests.aasa.utf8))
+            default: return DoubleResponse(status: 200, body: Data("<html>moved</html>".utf8))
+            }
+        }
+        try web.writeApp(
+            "web.json",
+            """
+            {"app": "com.example.Web", "web": {"appleAppId": "\(WebClickTests.appID)", "caFile": "\(web.ca.certificate)"},
+             "links": [{"match": "https://\(web.host)/open/{id}", "action": {"exec": ["/bin/true"]}}]}
+            """
+        )
+        let registered = try web.linkd(["register", "--web"])
+        #expect(registered.status == 0)
+        let line = "  \(web.host): apple-app-site-association \(said)"
+        #expect(registered.stdout.contains(line), "\(registered.stdout)")
+        let link = "https://\(web.host)/open/1"
+        #expect(try web.click(link) == 0)
+        #expect(web.browserStarts(count: 1) == [["--new-tab", link]])
+        #expect(web.world.daemonPIDs().isEmpty)
+        let status = try web.linkd(["status"])
+        #expect(status.stdout.contains(line), "\(status.stdout)")
+    }
+
+    @Test func aBrowserThatHandsTheLinkBackIsStartedTwiceAndTheThirdArrivalStops() throws {
+        let web = try WebClickTests.world()
+        let log = web.world.root.appendingPathComponent("bounces.log").path
+        // A browser that hands every link to "the default browser" (linkd) and records linkd's exit status.
+        try web.writeBrowser(
+            "bouncer.desktop",
+            program: WebClickWorld.recording(to: web.browserLog.path)
+                + "\n\(LinkdProcess.executable.path) open --web \"$2\"; echo \"exit $?\" >> \(log)"
+        )
+        let list = "[Default Applications]\nx-scheme-handler/https=bouncer.desktop\n"
+        try Data(list.utf8).write(to: web.world.config.appendingPathComponent("mimeapps.list"))
+        #expect(try web.linkd(["register", "--web"]).stdout.hasPrefix("registered: web links (others open in bouncer"))
+        let link = "https://bouncing.example/watch?v=1"
+        #expect(try web.click(link) == 0)
+        let exits = { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n") }
+        #expect(web.world.waitUntil(.seconds(10)) { exits().count == 2 })
+        #expect(Set(exits()) == ["exit 75", "exit 0"], "the second hand-back stopped; the first went to the browser")
+        #expect(web.browserStarts(count: 2) == [["--new-tab", link], ["--new-tab", link]])
+        let passes = try String(contentsOfFile: web.world.runtime.path + "/linkd/web-passes", encoding: .utf8)
+        #expect(!passes.contains("bouncing") && passes.split(separator: "\n").count == 2)
+    }
+
+    @Test func aVanishedBrowserGivesWayToAnInstalledOne() throws {
+        let web = try WebClickTests.world()
+        #expect(try web.linkd(["register", "--web"]).status == 0)
+        try FileManager.default.removeItem(
+            at: web.world.root.appendingPathComponent("data/applications/recbrowser.desktop")
+        )
+        try web.writeBrowser(
+            "chromium.desktop",
+            program: WebClickWorld.recording(to: web.browserLog.path),
+            system: true
+        )
+        let status = try web.linkd(["status"])
+        #expect(status.stdout.contains("web links: come to linkd; others open in chromium.desktop\n"), "\(status)")
+        #expect(status.stdout.contains("  recbrowser.desktop, the browser linkd replaced, is gone\n"))
+        let link = "https://elsewhere.example/"
+        #expect(try web.click(link) == 0)
+        #expect(web.browserStarts(count: 1) == [["--new-tab", link]])
+    }
+
+    @Test func aBrowserTakingTheDefaultBackShowsInStatus() throws {
+        let web = try WebClickTests.world()
+        #expect(try web.linkd(["register", "--web"]).status == 0)
+        let healthy = try web.linkd(["status", "--json"])
+        #expect(healthy.stdout.contains(#""web": {"registered": true, "handler": "linkd-web.desktop""#), "\(healthy)")
+        #expect(healthy.stdout.contains(#""verification": "verified""#))
+        // The browser makes itself the default again, as `gio mime` (and Firefox's "make default") writes it.
+        let set = try web.world.runProgram(
+            "/usr/bin/gio",
+            ["mime", "x-scheme-handler/https", "recbrowser.desktop"],
+            web.environment
+        )
+        #expect(set.status == 0)
+        let status = try web.linkd(["status"])
+        #expect(status.status == 1)
+        #expect(status.stdout.contains("web links: recbrowser.desktop took them back; run 'linkd register --web'\n"))
+        #expect(
+            try web.linkd(["register", "--web"]).stdout.hasPrefix("registered: web links (others open in recbrowser")
+        )
+        #expect(try web.linkd(["status"]).stdout.contains("web links: come to linkd"))
+    }
+
+    @Test func anAppServicesResetRunsFromAUniversalLinkClick() throws {
+        let reset = try ResetWorld()
+        let web = try WebClickWorld(world: reset.world) { request in
+            let aasa = #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.univ", "paths": ["/reset"]}]}}"#
+            return request.path == "/.well-known/apple-app-site-association"
+                ? DoubleResponse(status: 200, body: Data(aasa.utf8)) : DoubleResponse(status: 404)
+        }
+        try web.writeApp(
+            "univ.json",
+            """
+            {"app": "com.example.Univ",
+             "web": {"appleAppId": "ABCDE12345.com.example.univ", "caFile": "\(web.ca.certificate)"},
+             "links": [{"match": "https://\(web.host)/reset", "format": "appservices", "action": "reset"}],
+             "backend": {"kind": "appservices", "url": "\(reset.appServices.baseURL)", "appId": "\(AppServicesDouble.appID)"}}
+            """
+        )
+        #expect(try web.linkd(["register", "--web"]).status == 0)
+        let askpass = try reset.recordingAskpass("asked", then: "echo New-pass-5c1d")
+        let token = reset.appServices.resetToken(for: "ada@example.com")
+        let link = "https://\(web.host)/reset?token=\(token.token)&tokenId=\(token.tokenID)"
+        #expect(try web.click(link, extra: ["LINKD_ASKPASS": askpass.program.path]) == 0)
+        #expect(
+            web.world.waitUntil(.seconds(20)) { reset.appServices.password(of: "ada@example.com") == "New-pass-5c1d" }
+        )
+        let resets = reset.appServices.requests.filter { $0.path.hasSuffix("/local-userpass/reset") }
+        #expect(resets.count == 1)
+        #expect(((try? String(contentsOf: askpass.record, encoding: .utf8)) ?? "").split(separator: "\n").count == 1)
+        #expect(web.browserStarts(count: 0).isEmpty)
+        #expect(!reset.leakSurfaces().contains(token.token))
+    }
+
+    @Test func theSupabaseVerifyLinkIsTakenStraightFromAClick() throws {
+        let ca = try TestCA.make()
+        let reset = try ResetWorld(tls: (ca, true))
+        let web = try WebClickWorld(world: reset.world) { _ in DoubleResponse(status: 404) }
+        #expect(try web.linkd(["register", "--web"]).status == 0)
+        let proxy = try #require(reset.proxy)
+        let hash = try #require(reset.gotrue.recoveryTokenHash(for: "ada@example.com"))
+        let link = "\(proxy.baseURL)/auth/v1/verify?token=\(hash)&type=recovery&redirect_to=resetapp://reset"
+        let askpass = try reset.recordingAskpass("asked", then: "echo New-pass-9e2b")
+        #expect(try web.click(link, extra: ["LINKD_ASKPASS": askpass.program.path]) == 0)
+        #expect(web.world.waitUntil(.seconds(20)) { reset.gotrue.password(of: "ada@example.com") == "New-pass-9e2b" })
+        #expect(web.browserStarts(count: 0).isEmpty)
+    }
+}
