@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -232,6 +233,47 @@ static inline pid_t linkd_spawn(char *const argv[], char *const envp[], const ch
     for (int index = 0; index < 4; index++)
         if (opened[index] >= 0) close(opened[index]);
     return result == 0 ? pid : result;
+}
+
+/// Replaces this process with argv[0] (looked for in envp's PATH when it has no '/'), as a launcher starts a program:
+/// in a session of its own (unless this process leads its group already), standard streams on /dev/null, signals at
+/// their defaults and none blocked (linkd's own descriptors are close-on-exec from the call that makes them). Returns
+/// only when it cannot: -errno; a program that is not there or cannot be run changes nothing first.
+static inline int linkd_exec_detached(char *const argv[], char *const envp[]) {
+    char program[4096];
+    if (strchr(argv[0], '/') == NULL) {
+        if (linkd_search_path(argv[0], envp, program, sizeof(program)) < 0) return -ENOENT;
+    } else if (strlen(argv[0]) < sizeof(program)) {
+        strcpy(program, argv[0]);
+    } else {
+        return -ENAMETOOLONG;
+    }
+    if (access(program, X_OK) < 0) return -errno;  // before anything changes
+    int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null_fd < 0) return -errno;
+    int saved[3];
+    for (int index = 0; index < 3; index++) saved[index] = fcntl(index, F_DUPFD_CLOEXEC, 3);
+    sigset_t none, previous;
+    sigemptyset(&none);
+    pthread_sigmask(SIG_SETMASK, &none, &previous);
+    (void)setsid();  // refused only to a process group leader, which stays in its session
+    for (int index = 0; index < 3; index++) dup2(null_fd, index);
+    // exec resets caught signals; an ignored one (SIGPIPE) would stay ignored in the program, so it is reset here.
+    struct sigaction default_action, kept[NSIG];
+    memset(&default_action, 0, sizeof(default_action));
+    default_action.sa_handler = SIG_DFL;
+    for (int number = 1; number < NSIG; number++) sigaction(number, &default_action, &kept[number]);
+    execve(program, argv, envp);
+    int failure = errno;
+    for (int number = 1; number < NSIG; number++) sigaction(number, &kept[number], NULL);
+    for (int index = 0; index < 3; index++)
+        if (saved[index] >= 0) {
+            dup2(saved[index], index);
+            close(saved[index]);
+        }
+    close(null_fd);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    return -failure;
 }
 
 /// A descriptor that becomes readable when process `pid` exits (pidfd_open(2)). Returns it, or -errno.

@@ -111,3 +111,22 @@ package struct Subprocess: Sendable {
         )
     }
 }
+
+extension Subprocess {
+    /// Replaces this process with `arguments[0]` (looked for in `environment`'s `PATH` when it has no `/`), started as
+    /// a launcher starts a program: in a session of its own, standard streams on `/dev/null`, signals at their
+    /// defaults. It returns only when the program cannot be run; one that is missing or not executable changes
+    /// nothing first.
+    ///
+    /// - Returns: why the program could not be run.
+    package static func replaceProcess(with arguments: [String], environment: [String: String]) -> SystemError {
+        guard !arguments.isEmpty else { return .spawnFailed(errno: .noEntry) }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        return .spawnFailed(errno: Errno(rawValue: -linkd_exec_detached(argv, envp)))
+    }
+}

@@ -111,3 +111,23 @@ import Testing
         }
     }
 }
+
+/// A program that is not there leaves the process that tried to become it as it was: its standard streams, its
+/// descriptors and its session.
+@Suite struct ReplaceProcessTests {
+    @Test func aMissingProgramIsAnErrorAndTheProcessStaysAsItWas() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { for fd in fds { close(fd) } }
+        let stdoutBefore = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/1")
+        let sessionBefore = getsid(0)
+        let error = Subprocess.replaceProcess(with: ["/nonexistent/browser", "https://a.example/"], environment: [:])
+        #expect(error == .spawnFailed(errno: .noEntry))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/1") == stdoutBefore)
+        #expect(fcntl(fds[1], F_GETFD) & FD_CLOEXEC == 0, "a descriptor of the process keeps its flags")
+        #expect(write(fds[1], "x", 1) == 1)
+        #expect(getsid(0) == sessionBefore)
+        let unfound = Subprocess.replaceProcess(with: ["no-such-browser-here"], environment: ["PATH": "/bin"])
+        #expect(unfound == .spawnFailed(errno: .noEntry))
+    }
+}
