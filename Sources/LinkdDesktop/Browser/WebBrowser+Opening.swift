@@ -21,6 +21,22 @@ extension WebBrowser {
         }
     }
 
+    /// Passes `url` to the browser by becoming it: the process is replaced by the browser's `Exec=` command, in a
+    /// session of its own with standard streams on `/dev/null` and `environment` less linkd's own variables — the
+    /// launch the click would have made without linkd. A D-Bus-activatable browser is asked over D-Bus instead, and
+    /// this returns.
+    ///
+    /// - Throws: ``SystemError`` when the browser cannot be run (the process is then as it was) or the D-Bus call
+    ///   fails.
+    package func become(opening url: String, environment: [String: String]) throws(SystemError) {
+        guard case .command(let exec, let name, let icon) = launch else {
+            try open(url, environment: environment)
+            return
+        }
+        let argv = exec.argv(opening: url, name: name, icon: icon, file: file)
+        throw Subprocess.replaceProcess(with: argv, environment: Self.passedOn(environment))
+    }
+
     /// `environment` without what names linkd or its own desktop entry (`LINKD_*`, `GIO_LAUNCHED_DESKTOP_FILE`,
     /// `GIO_LAUNCHED_DESKTOP_FILE_PID`), which the browser has no use for.
     static func passedOn(_ environment: [String: String]) -> [String: String] {
