@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import LinkdSystem
 package import LinkdWire
@@ -34,7 +35,11 @@ package enum LinkdCLI {
     }
 
     /// Runs `linkd` with the process's arguments and exits with the command's code.
-    package static func main() async -> Never {
+    ///
+    /// A clicked web link for the browser (`linkd open --web URL`) is passed on before the concurrency runtime starts:
+    /// the browser takes this process's place with no thread to stop, as fast as a launcher would have started it.
+    /// Everything else runs in a task, the main thread serving the main queue.
+    package static func main() -> Never {
         // Links, tokens and passwords pass through this process: no core file, and no other process of the user
         // reading its memory. A kernel that refuses leaves the process as it was, which is no reason not to run.
         try? ProcessHardening.forbidCoreDumps()
@@ -43,8 +48,22 @@ package enum LinkdCLI {
             // The links are read: overwrite them, so /proc/<pid>/cmdline never shows a token for long.
             CurrentProcess.scrubArguments(keeping: 2)
         }
-        let code = await run(arguments, console: .standard)
-        CurrentProcess.exit(code.rawValue)
+        let click = OpenCommand.passWebLinkAtOnce(arguments)
+        Task {
+            let code: ExitCode
+            if let (command, step) = click {
+                do throws(CommandFailure) {
+                    code = try await command.openWeb(.standard, decided: step)
+                } catch {
+                    render(error, console: .standard)
+                    code = error.exitCode
+                }
+            } else {
+                code = await run(arguments, console: .standard)
+            }
+            CurrentProcess.exit(code.rawValue)
+        }
+        dispatchMain()
     }
 
     /// Runs `linkd` with `arguments` (the words after the program name, as raw bytes).

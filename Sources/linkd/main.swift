@@ -1,3 +1,3 @@
 import LinkdCLI
 
-await LinkdCLI.main()
+LinkdCLI.main()

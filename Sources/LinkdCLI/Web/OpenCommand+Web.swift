@@ -13,44 +13,101 @@ import LinkdWire
 /// opens in the browser linkd replaced. A link that is no app's never reaches the daemon, the log, a notification or
 /// the network: the page opening is the outcome.
 extension OpenCommand {
-    /// Opens each link, one after the other; returns the worst exit code.
-    func openWeb(_ console: Console) async throws(CommandFailure) -> ExitCode {
-        let environment = ProcessInfo.processInfo.environment
-        let directories = XDGDirectories(environment: environment)
-        let loopGuard = directories.runtimeDirectory.map { WebLoopGuard(folder: $0 + "/linkd") }
-        var worst = ExitCode.success
+    /// Where one clicked web link goes, decided from local data alone.
+    enum WebStep: Sendable, Equatable {
+        /// To the browser; whether the pass is to be recorded (a link seen the first time).
+        case browser(String, recordsPass: Bool)
+        /// To the daemon, for the app that claims it.
+        case app(String)
+        /// It came back from the browser a third time within the loop rule's window: stop, naming its host.
+        case stop(String)
+    }
+
+    /// What a click needs to decide: the environment, its folders, the loop rule and (read once) the apps.
+    struct WebContext {
+        let environment: [String: String]
+        let directories: XDGDirectories
+        let loopGuard: WebLoopGuard?
         var apps: [AppConfig]?
-        for bytes in urls {
-            let text = String(decoding: bytes, as: UTF8.self)
-            let now = Double(WallClock.seconds)
-            switch (try? loopGuard?.arrive(text, now: now)) ?? .route {
-            case .stop:
-                worst = max(worst, await stopLoop(text, console))
-                continue
-            case .browserAgain:
-                worst = max(worst, await toBrowser(text, record: nil, environment, console))
-                continue
-            case .route:
-                break
-            }
-            guard let link = try? LinkURL(parsing: bytes) else {
-                worst = max(worst, await toBrowser(text, record: loopGuard, environment, console))
-                continue
-            }
-            if apps == nil { apps = ConfigLoader.installed(environment: environment, actions: .linkd).load().apps }
-            let cache = AssociationCache(folder: directories.cacheHome + "/linkd/associations")
-            switch WebLinkDecision.decide(link, apps: apps ?? [], cache: cache, now: now) {
-            case .browser:
-                worst = max(worst, await toBrowser(text, record: loopGuard, environment, console))
-            case .app:
-                if let code = await toApp(text, console) {
-                    worst = max(worst, code)
+
+        init(environment: [String: String] = CurrentProcess.environment) {
+            self.environment = environment
+            directories = XDGDirectories(environment: environment)
+            loopGuard = directories.runtimeDirectory.map { WebLoopGuard(folder: $0 + "/linkd") }
+        }
+    }
+
+    /// Where `bytes` goes: the loop rule first, then the decision from apps.d and the association files' cache.
+    static func webStep(for bytes: [UInt8], _ context: inout WebContext) -> WebStep {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let now = Double(WallClock.seconds)
+        switch (try? context.loopGuard?.arrive(text, now: now)) ?? .route {
+        case .stop: return .stop(text)
+        case .browserAgain: return .browser(text, recordsPass: false)
+        case .route: break
+        }
+        guard let link = try? LinkURL(parsing: bytes) else { return .browser(text, recordsPass: true) }
+        let apps =
+            context.apps ?? ConfigLoader.installed(environment: context.environment, actions: .linkd).load().apps
+        context.apps = apps
+        let cache = AssociationCache(folder: context.directories.cacheHome + "/linkd/associations")
+        switch WebLinkDecision.decide(link, apps: apps, cache: cache, now: now) {
+        case .browser: return .browser(text, recordsPass: true)
+        case .app: return .app(text)
+        }
+    }
+
+    /// The click of one web link (`linkd open --web URL`) that goes to the browser, at once, before the rest of linkd
+    /// starts (no thread, nothing else to wait for): the browser takes this process's place. When there is more to do
+    /// (a link for the daemon, a loop to report, no browser, a browser that cannot be run), the step decided, for
+    /// ``openWeb(_:decided:)``; `nil` for any other command line.
+    static func passWebLinkAtOnce(_ arguments: [[UInt8]]) -> (OpenCommand, WebStep)? {
+        guard arguments.first == Array("open".utf8),
+            let command = try? OpenCommand(parsing: Array(arguments.dropFirst())), command.isWeb,
+            command.urls.count == 1
+        else { return nil }
+        var context = WebContext()
+        let step = webStep(for: command.urls[0], &context)
+        guard case .browser(let url, let recordsPass) = step, let browser = chooseBrowser(context.environment) else {
+            return (command, step)
+        }
+        if recordsPass { try? context.loopGuard?.recordPass(of: url, now: Double(WallClock.seconds)) }
+        _ = try? browser.become(opening: url, environment: context.environment)
+        return (command, .browser(url, recordsPass: false))  // it could not be run: the rest says so
+    }
+
+    /// Opens each link, one after the other (the first one's step already decided when `decided` is given); returns
+    /// the worst exit code.
+    func openWeb(_ console: Console, decided: WebStep? = nil) async throws(CommandFailure) -> ExitCode {
+        var context = WebContext()
+        var worst = ExitCode.success
+        for (index, bytes) in urls.enumerated() {
+            // The last link's browser takes this process's place, as a launcher would have started it.
+            let isLast = index == urls.count - 1
+            let step = (index == 0 ? decided : nil) ?? Self.webStep(for: bytes, &context)
+            let code: ExitCode
+            switch step {
+            case .stop(let url):
+                code = await stopLoop(url, console)
+            case .browser(let url, let recordsPass):
+                let record = recordsPass ? context.loopGuard : nil
+                code = await toBrowser(url, record: record, replacing: isLast, context, console)
+            case .app(let url):
+                if let answered = await toApp(url, console) {
+                    code = answered
                 } else {
-                    worst = max(worst, await toBrowser(text, record: loopGuard, environment, console))
+                    code = await toBrowser(url, record: context.loopGuard, replacing: isLast, context, console)
                 }
             }
+            worst = max(worst, code)
         }
         return worst
+    }
+
+    /// The browser web links go to: the one `linkd register --web` recorded, else another installed one.
+    static func chooseBrowser(_ environment: [String: String]) -> WebBrowser? {
+        let recorded = try? Registrar(environment: environment, actions: .linkd).readWebRegistration()?.browser
+        return WebBrowser.choose(recorded: recorded, environment: environment)
     }
 
     /// Hands `url` to the daemon for its app, as `linkd open` does any link; `nil` when the app cannot take it now (or
@@ -92,16 +149,17 @@ extension OpenCommand {
         return code
     }
 
-    /// Opens `url` in the browser: the one `linkd register --web` recorded, else another installed one; the pass is
-    /// recorded in `record` so that a link handed straight back is known. No browser: said, exit 69.
+    /// Opens `url` in the browser (``chooseBrowser(_:)``); the pass is recorded in `record` so that a link handed
+    /// straight back is known. When `replacing`, the browser takes this process's place (the last link). No browser:
+    /// said, exit 69.
     private func toBrowser(
         _ url: String,
         record: WebLoopGuard?,
-        _ environment: [String: String],
+        replacing: Bool,
+        _ context: WebContext,
         _ console: Console
     ) async -> ExitCode {
-        let recorded = try? Registrar(environment: environment, actions: .linkd).readWebRegistration()?.browser
-        guard let browser = WebBrowser.choose(recorded: recorded, environment: environment) else {
+        guard let browser = Self.chooseBrowser(context.environment) else {
             return await sayNotOpened(
                 "no web browser is installed to open the link in; install one and click it again",
                 exitCode: .unavailable,
@@ -110,7 +168,11 @@ extension OpenCommand {
         }
         try? record?.recordPass(of: url, now: Double(WallClock.seconds))
         do throws(SystemError) {
-            try browser.open(url, environment: environment)
+            if replacing {
+                try browser.become(opening: url, environment: context.environment)
+            } else {
+                try browser.open(url, environment: context.environment)
+            }
             return .success
         } catch {
             return await sayNotOpened("\(browser.id) could not be started: \(error)", exitCode: .unavailable, console)
