@@ -12,6 +12,7 @@ import LinkdSystem
 /// - `daemon_rss_*`: the daemon's resident memory idle and after 10,000 links.
 /// - `linkd_binary_bytes`: linkd stripped, as the package installs it.
 /// - `cold_click_ms`, `warm_click_under_systemd_ms`: ``ColdClickBenchmark``.
+/// - `web_passthrough_ms`, `ratio_web_passthrough_vs_minimal`: ``WebPassthroughBenchmark``.
 /// - `runtime_folder_fs`: what `XDG_RUNTIME_DIR` (the socket and the spool) is on: `tmpfs`, as on a desktop, where
 ///   logind mounts one at `/run/user/UID` — the spool's `fsync` is free there, and costs a disk write elsewhere.
 enum OpenBenchmark {
@@ -174,6 +175,7 @@ enum OpenBenchmark {
         ]
         results.append(("linkd_binary_bytes", String(strippedSize(of: linkdPath))))
         results.append(("runtime_folder_fs", world.runtime.isTmpfs ? "tmpfs" : "disk"))
+        results += try WebPassthroughBenchmark.run(linkd: linkdPath, client: clientPath, world: world)
         if let reason = ColdClickBenchmark.unavailableReason {
             print("cold_click: skipped (\(reason))")
         } else {

@@ -1,8 +1,14 @@
-// The baseline of `linkd-bench open`: the least a client can do (connect, send one request, read the answer),
-// with nothing but the Swift runtime and Glibc.
+// The baselines of `linkd-bench open`, with nothing but the Swift runtime and Glibc: the least a client can do
+// (connect, send one request, read the answer), and with `--exec PROGRAM ARG...` the least a web link's pass to the
+// browser can do (exec the browser's command).
 import Glibc
 
 let arguments = CommandLine.arguments
+if arguments.count > 2 && arguments[1] == "--exec" {
+    let argv = arguments.dropFirst(2).map { strdup($0) } + [nil]
+    execv(arguments[2], argv)
+    exit(127)
+}
 guard arguments.count == 3 else { exit(64) }
 let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
 var address = sockaddr_un()
