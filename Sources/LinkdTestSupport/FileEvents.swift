@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import LinkdSystem
 
 /// Changes in a set of folders, for a test to wait on (inotify(7), blocking or async): a file created, written,
 /// moved or removed in one of them, or one of them appearing. A folder that does not exist yet is watched through its
@@ -17,7 +18,10 @@ package final class FileEvents: Sendable {
         addWatches()
     }
 
-    deinit { Glibc.close(descriptor) }
+    deinit {
+        Reactor.shared.forget(FileDescriptor(rawValue: descriptor))
+        Glibc.close(descriptor)
+    }
 
     /// The least time between two checks of a condition: a burst of changes (a program appending line after line)
     /// is one check, not one each.
@@ -60,21 +64,18 @@ package final class FileEvents: Sendable {
         return true
     }
 
-    /// Sleeps until the next change or `deadline`, looking for it without blocking: a change is queued on the
-    /// descriptor, so none is missed between looks.
+    /// Suspends until the next change or `deadline` without holding a thread: the descriptor is awaited on the
+    /// reactor that the daemon's own sockets and folder watches use. A change is queued on the descriptor, so none is
+    /// missed between two waits.
     private func nextChange(until deadline: ContinuousClock.Instant) async -> Bool {
-        var pause = Duration.milliseconds(1)
-        while ContinuousClock.now < deadline {
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&entry, 1, 0) > 0 {
-                drain()
-                addWatches()
-                return true
-            }
-            try? await Task.sleep(for: min(pause, deadline - .now))
-            pause = min(pause * 2, .milliseconds(50))
+        do {
+            try await Reactor.shared.wait(for: FileDescriptor(rawValue: descriptor), deadline: deadline)
+        } catch {
+            return false
         }
-        return false
+        drain()
+        addWatches()
+        return true
     }
 
     private static func milliseconds(_ duration: Duration) -> Int32 {

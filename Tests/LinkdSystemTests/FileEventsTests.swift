@@ -5,7 +5,7 @@ import Testing
 
 /// What the tests wait on instead of polling: a change in a watched folder wakes a wait at once, a condition that
 /// never holds ends at its deadline, and a process's exit is seen through its pidfd.
-@Suite struct FileEventsTests {
+@Suite(.ownThread) struct FileEventsTests {
     private func folder() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
