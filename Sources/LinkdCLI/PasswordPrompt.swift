@@ -124,9 +124,7 @@ struct PasswordPrompt {
 enum Askpass {
     /// Whether `program` (`$LINKD_ASKPASS` as given: a path, or a name looked up on `PATH`) can be run.
     static func canRun(_ program: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        guard !program.contains("/") else { return FileSystem.isExecutable(program) }
-        let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-        return path.contains { FileSystem.isExecutable("\($0)/\(program)") }
+        FileSystem.canRun(program, searchPath: environment["PATH"])
     }
 
     static func run(_ arguments: [String]) -> Secret? {

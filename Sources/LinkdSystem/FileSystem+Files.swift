@@ -90,6 +90,14 @@ extension FileSystem {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR && access(path, X_OK) == 0
     }
+
+    /// Whether `program` can be run: a path that ``isExecutable(_:)``, or a name found so in a folder of `searchPath`
+    /// (a `PATH` value; `/usr/local/bin:/usr/bin:/bin` when `nil`).
+    package static func canRun(_ program: String, searchPath: String?) -> Bool {
+        guard !program.contains("/") else { return isExecutable(program) }
+        let folders = (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        return folders.contains { isExecutable("\($0)/\(program)") }
+    }
 }
 
 extension FileSystem {

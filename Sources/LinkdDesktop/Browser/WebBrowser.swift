@@ -78,21 +78,15 @@ package struct WebBrowser: Sendable, Equatable {
         _ environment: [String: String]
     ) -> WebBrowser? {
         guard entry["Type"] == "Application", !entry.flag("Hidden"), !entry.flag("Terminal") else { return nil }
-        if let tryExec = entry["TryExec"], !canRun(tryExec, environment) { return nil }
+        if let tryExec = entry["TryExec"], !FileSystem.canRun(tryExec, searchPath: environment["PATH"]) { return nil }
         if entry.flag("DBusActivatable") {
             return WebBrowser(id: id, file: file, launch: .dbus(appID: String(id.dropLast(".desktop".count))))
         }
         guard let line = entry["Exec"], let exec = try? DesktopExec(parsing: line) else { return nil }
         let argv = exec.argv(opening: "")
-        guard let program = argv.first, canRun(program, environment), !isLinkd(program) else { return nil }
+        guard let program = argv.first, FileSystem.canRun(program, searchPath: environment["PATH"]), !isLinkd(program)
+        else { return nil }
         return WebBrowser(id: id, file: file, launch: .command(exec, name: entry["Name"] ?? "", icon: entry["Icon"]))
-    }
-
-    /// Whether `program` (a path, or a name looked for in `PATH`) can be run.
-    static func canRun(_ program: String, _ environment: [String: String]) -> Bool {
-        guard !program.contains("/") else { return FileSystem.isExecutable(program) }
-        let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-        return path.contains { FileSystem.isExecutable("\($0)/\(program)") }
     }
 
     /// Whether `program` is linkd (its name, or this very program).
