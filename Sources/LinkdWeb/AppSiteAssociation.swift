@@ -51,15 +51,7 @@ package struct AppSiteAssociation: Sendable, Equatable {
     /// - Throws: ``AssociationFileError`` naming the part at fault: not JSON, no `applinks.details` array, an entry
     ///   without its app, a rule whose parts are not strings (or, for `?`, an object of strings).
     package init(parsing bytes: [UInt8]) throws(AssociationFileError) {
-        guard bytes.count <= Self.sizeLimit else {
-            throw AssociationFileError("$", "the file holds \(bytes.count) bytes, more than \(Self.sizeLimit)")
-        }
-        let root: JSONValue
-        do throws(JSONValue.ParseError) {
-            root = try JSONValue.parse(bytes)
-        } catch {
-            throw AssociationFileError("$", "not JSON: \(error.problem) at byte \(error.offset)")
-        }
+        let root = try AssociationFileError.json(of: bytes, limit: Self.sizeLimit)
         guard let applinks = root["applinks"] else { throw AssociationFileError("$.applinks", "missing") }
         guard applinks.objectMembers != nil else { throw AssociationFileError("$.applinks", "expected an object") }
         let variables = try Self.variables(applinks["substitutionVariables"], at: "$.applinks.substitutionVariables")
@@ -85,10 +77,7 @@ package struct AppSiteAssociation: Sendable, Equatable {
             appIDs.append(id)
         }
         if let many = entry["appIDs"] {
-            guard let ids = many.arrayElements?.compactMap(\.stringValue), ids.count == many.arrayElements?.count else {
-                throw AssociationFileError("\(path).appIDs", "expected an array of strings")
-            }
-            appIDs += ids
+            appIDs += try AssociationFileError.strings(many, at: "\(path).appIDs")
         }
         guard !appIDs.isEmpty else { throw AssociationFileError(path, "names no app: expected 'appID' or 'appIDs'") }
         let ruleDefaults = try Self.defaults(entry["defaults"], over: defaults, at: "\(path).defaults")
@@ -110,9 +99,7 @@ package struct AppSiteAssociation: Sendable, Equatable {
         guard let paths = entry["paths"] else {
             throw AssociationFileError(path, "has neither 'components' nor 'paths'")
         }
-        guard let list = paths.arrayElements?.compactMap(\.stringValue), list.count == paths.arrayElements?.count else {
-            throw AssociationFileError("\(path).paths", "expected an array of strings")
-        }
+        let list = try AssociationFileError.strings(paths, at: "\(path).paths")
         return Detail(appIDs: appIDs, rules: list.map(Self.legacy))
     }
 
@@ -193,9 +180,7 @@ package struct AppSiteAssociation: Sendable, Equatable {
         guard let members = value.objectMembers else { throw AssociationFileError(path, "expected an object") }
         var variables: [String: [String]] = [:]
         for (name, values) in members {
-            guard let list = values.arrayElements?.compactMap(\.stringValue), list.count == values.arrayElements?.count
-            else { throw AssociationFileError("\(path).\(name)", "expected an array of strings") }
-            variables[name] = list
+            variables[name] = try AssociationFileError.strings(values, at: "\(path).\(name)")
         }
         return variables
     }

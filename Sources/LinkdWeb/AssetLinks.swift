@@ -17,15 +17,7 @@ package struct AssetLinks: Sendable, Equatable {
     ///
     /// - Throws: ``AssociationFileError`` naming the part at fault.
     package init(parsing bytes: [UInt8]) throws(AssociationFileError) {
-        guard bytes.count <= Self.sizeLimit else {
-            throw AssociationFileError("$", "the file holds \(bytes.count) bytes, more than \(Self.sizeLimit)")
-        }
-        let root: JSONValue
-        do throws(JSONValue.ParseError) {
-            root = try JSONValue.parse(bytes)
-        } catch {
-            throw AssociationFileError("$", "not JSON: \(error.problem) at byte \(error.offset)")
-        }
+        let root = try AssociationFileError.json(of: bytes, limit: Self.sizeLimit)
         guard let statements = root.arrayElements else { throw AssociationFileError("$", "expected an array") }
         var packages: [String] = []
         for (index, statement) in statements.enumerated() {
