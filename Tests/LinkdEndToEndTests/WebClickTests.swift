@@ -124,4 +124,43 @@ import Testing
         #expect(web.world.file("config/mimeapps.list") == before)
         #expect(web.world.file("data/applications/linkd-web.desktop") == nil)
     }
+
+    @Test func aDBusAppIsAskedOnlyWhenTheBusKnowsItsName() throws {
+        let bus = try PrivateSessionBus(activatable: true)
+        let web = try Self.world()
+        try web.writeApp(
+            "web.json",
+            """
+            {"app": "com.example.Web", "web": {"appleAppId": "\(Self.appID)", "caFile": "\(web.ca.certificate)"},
+             "links": [{"match": "https://\(web.host)/open/{id}", "action": {"dbus": "\(PrivateSessionBus.appID)"}},
+                       {"match": "https://\(web.host)/open/gone/{id}", "action": {"dbus": "org.example.NotInstalled"}}]}
+            """
+        )
+        let onBus = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+        #expect(try web.linkd(["register", "--web"], extra: onBus).status == 0)
+        // The name is activatable on this bus: the app is started and gets the link.
+        let known = "https://\(web.host)/open/7"
+        #expect(try web.click(known, extra: onBus) == 0)
+        #expect(web.world.waitUntil(.seconds(15), folders: [bus.root.path]) { bus.openedURIs() == [known] })
+        // No connection owns the other name and no service file names it: the browser opens the page.
+        let unknown = "https://\(web.host)/open/gone/8"
+        #expect(try web.click(unknown, extra: onBus) == 0)
+        #expect(web.browserStarts(count: 1) == [["--new-tab", unknown]])
+        #expect(bus.openedURIs() == [known])
+    }
+
+    @Test func withNoBrowserLeftTheClickSaysSoAndExits69() throws {
+        let web = try Self.world()
+        #expect(try web.linkd(["register", "--web"]).status == 0)
+        try FileManager.default.removeItem(
+            at: web.world.root.appendingPathComponent("data/applications/recbrowser.desktop")
+        )
+        let output = try web.linkd(["open", "--web", "https://nowhere.example/a"])
+        #expect(output.status == 69)
+        #expect(
+            output.stderr
+                == "Error: no web browser is installed to open the link in; install one and click it again\n"
+        )
+        #expect(web.world.daemonPIDs().isEmpty)
+    }
 }
