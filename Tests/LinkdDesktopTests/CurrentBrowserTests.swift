@@ -33,8 +33,15 @@ import Testing
         try list(world, "config/mimeapps.list", https: "linkd-web.desktop;a.desktop;")
         #expect(WebBrowser.current(environment: environment(world))?.id == "a.desktop")
         #expect(WebBrowser.listedDefault(environment: environment(world)) == "linkd-web.desktop")
+        #expect(
+            WebBrowser.listGivingDefault(environment: environment(world)) == world.root.path + "/config/mimeapps.list"
+        )
         try list(world, "config/gnome-mimeapps.list", https: "b.desktop")
         #expect(WebBrowser.current(environment: environment(world, desktop: "ubuntu:GNOME"))?.id == "b.desktop")
+        #expect(
+            WebBrowser.listGivingDefault(environment: environment(world, desktop: "ubuntu:GNOME"))
+                == world.root.path + "/config/gnome-mimeapps.list"
+        )
     }
 
     @Test func withNoListTheUsersHTTPSEntryThenAKnownBrowser() throws {

@@ -151,4 +151,21 @@ import Testing
         #expect(web.world.waitUntil(.seconds(20)) { reset.gotrue.password(of: "ada@example.com") == "New-pass-9e2b" })
         #expect(web.browserStarts(count: 0).isEmpty)
     }
+
+    @Test func aDesktopListThatComesFirstIsNamedAtRegister() throws {
+        let web = try WebClickTests.world()
+        let desktopList = web.world.config.appendingPathComponent("gnome-mimeapps.list")
+        try Data("[Default Applications]\nx-scheme-handler/https=recbrowser.desktop\n".utf8).write(to: desktopList)
+        let registered = try web.linkd(["register", "--web"], extra: ["XDG_CURRENT_DESKTOP": "GNOME"])
+        #expect(registered.status == 0)
+        #expect(
+            registered.stderr.hasSuffix(
+                "warning: \(desktopList.path) gives https links to recbrowser.desktop and comes before "
+                    + "\(web.world.config.path)/mimeapps.list: remove its x-scheme-handler/http and https lines, or "
+                    + "web links keep opening there\n"
+            ),
+            "\(registered)"
+        )
+        #expect(!(try web.linkd(["register", "--web"]).stderr.contains("gnome-mimeapps.list")))
+    }
 }

@@ -20,6 +20,15 @@ enum WebRegistrationCommand {
             browser = try browserToRecord(registrar, environment)
             if let browser {
                 console.write(try registrar.registerWeb(executable: executable, browser: browser.id).summary + "\n")
+                if let list = WebBrowser.listGivingDefault(environment: environment), list != registrar.mimeApps {
+                    // A desktop's own list (gnome-mimeapps.list, say) comes before the one linkd writes.
+                    console.writeError(
+                        "warning: \(list) gives https links to "
+                            + "\(WebBrowser.listedDefault(environment: environment) ?? "another handler") and comes "
+                            + "before \(registrar.mimeApps): remove its x-scheme-handler/http and https lines, or web "
+                            + "links keep opening there\n"
+                    )
+                }
             }
         } catch {
             throw .failed("\(error)", exitCode: error.isPermissionDenied ? .permission : .invalid)

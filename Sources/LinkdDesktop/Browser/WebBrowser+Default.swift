@@ -19,14 +19,15 @@ extension WebBrowser {
         return all.flatMap { folder in desktops.map { "\(folder)/\($0)-mimeapps.list" } + ["\(folder)/mimeapps.list"] }
     }
 
-    /// The desktop ids the lists name as the default for `x-scheme-handler/https`, in the order they count.
-    static func listedDefaults(_ environment: [String: String]) -> [String] {
-        mimeAppsLists(environment).flatMap { path -> [String] in
+    /// The desktop ids the lists name as the default for `x-scheme-handler/https`, in the order they count, each with
+    /// the list that names it.
+    static func listedDefaults(_ environment: [String: String]) -> [(id: String, list: String)] {
+        mimeAppsLists(environment).flatMap { path -> [(id: String, list: String)] in
             guard let bytes = FileSystem.contents(of: path, limit: 1 << 20),
                 let value = MimeAppsList(String(decoding: bytes, as: UTF8.self))
                     .value("x-scheme-handler/https", in: MimeAppsList.defaults)
             else { return [] }
-            return MimeAppsList.desktopIDs(in: value)
+            return MimeAppsList.desktopIDs(in: value).map { ($0, path) }
         }
     }
 
@@ -34,7 +35,7 @@ extension WebBrowser {
     /// first usable default a list names, else the user's own entry that takes https links (which GIO makes the
     /// default when no list names one), else the first usable of ``known``; `nil` when there is none.
     package static func current(environment: [String: String]) -> WebBrowser? {
-        for id in listedDefaults(environment) {
+        for (id, _) in listedDefaults(environment) {
             if let browser = find(id, environment: environment) { return browser }
         }
         let userFolder = XDGDirectories(environment: environment).dataHome + "/applications"
@@ -53,6 +54,11 @@ extension WebBrowser {
     /// The desktop id the first list that names one gives `x-scheme-handler/https`, as it is (linkd's own included):
     /// who has web links now.
     package static func listedDefault(environment: [String: String]) -> String? {
-        listedDefaults(environment).first
+        listedDefaults(environment).first?.id
+    }
+
+    /// The list that gives `x-scheme-handler/https` its default (the first that names one), `nil` when none does.
+    package static func listGivingDefault(environment: [String: String]) -> String? {
+        listedDefaults(environment).first?.list
     }
 }
