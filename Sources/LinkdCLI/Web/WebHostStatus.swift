@@ -1,4 +1,5 @@
 import LinkdConfig
+import LinkdDaemon
 import LinkdSession
 import LinkdWeb
 
@@ -93,16 +94,11 @@ struct WebHostStatus: Equatable {
         }
     }
 
-    /// Fetches the files of `apps`' hosts that are due, as the daemon does when it reads the configuration.
+    /// Fetches the files of `apps`' hosts that are due (``AssociationRefresh/targets(of:)``, the daemon's list).
     static func refresh(_ apps: [AppConfig], cache: AssociationCache, now: Double) async {
-        for app in apps {
-            guard let web = app.web else { continue }
-            let fetcher = AssociationFetcher(caFile: web.caFile, proxy: web.proxy)
-            for host in app.webHosts {
-                for wanted in wanted(by: web) {
-                    await cache.refresh(wanted.file, host: host, with: fetcher, now: now)
-                }
-            }
+        for target in AssociationRefresh.targets(of: apps) {
+            let fetcher = AssociationFetcher(caFile: target.caFile, proxy: target.proxy)
+            await cache.refresh(target.file, host: target.host, with: fetcher, now: now)
         }
     }
 

@@ -1,19 +1,19 @@
-import LinkdConfig
+package import LinkdConfig
 import LinkdRouting
-import LinkdSession
+package import LinkdSession
 import LinkdSystem
 
 /// The association files of the apps' web links, fetched when the configuration is read — never when a link is
 /// clicked, which reads the cache alone (see `linkd open`). Each app with a `web` section has, for each `https` host
 /// its links claim, the files its identity needs fetched when they are due (``AssociationCache/isDue(_:host:now:)``),
 /// one at a time, in this loop beside the daemon's other work.
-struct AssociationRefresh: Sendable {
+package struct AssociationRefresh: Sendable {
     /// One file of one host, and how it is fetched.
-    struct Target: Sendable, Equatable {
-        let host: String
-        let file: AssociationFile
-        let caFile: String?
-        let proxy: String?
+    package struct Target: Sendable, Equatable {
+        package let host: String
+        package let file: AssociationFile
+        package let caFile: String?
+        package let proxy: String?
     }
 
     let cache: AssociationCache
@@ -35,7 +35,7 @@ struct AssociationRefresh: Sendable {
     /// The files `apps` need: for each app with a `web` section, each `https` host its links claim (with its port
     /// when it has one), the apple-app-site-association when it names `appleAppId`, the assetlinks.json when it names
     /// `androidPackage`.
-    static func targets(of apps: [AppConfig]) -> [Target] {
+    package static func targets(of apps: [AppConfig]) -> [Target] {
         var targets: [Target] = []
         for app in apps {
             guard let web = app.web else { continue }
