@@ -261,6 +261,7 @@ static inline int linkd_exec_detached(char *const argv[], char *const envp[]) {
     // exec resets caught signals; an ignored one (SIGPIPE) would stay ignored in the program, so it is reset here.
     struct sigaction default_action, kept[NSIG];
     memset(&default_action, 0, sizeof(default_action));
+    memset(kept, 0, sizeof(kept));  // a signal sigaction refuses (SIGKILL, SIGSTOP) keeps a zeroed entry
     default_action.sa_handler = SIG_DFL;
     for (int number = 1; number < NSIG; number++) sigaction(number, &default_action, &kept[number]);
     execve(program, argv, envp);
