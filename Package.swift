@@ -167,7 +167,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdSessionTests",
-            dependencies: ["LinkdSession", "LinkdTestSupport"],
+            dependencies: ["LinkdSession", "LinkdSystem", "LinkdTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LinkdSystem
 
 extension AppServicesDouble {
     /// Sets up the `oauth2-apple` provider with `clientIDs` (App Services keeps one, the Services ID for Apple's web

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LinkdSystem
 
 /// A test double of Atlas App Services' client API built from backend-contract.md §B, over real HTTP: the
 /// email/password provider at `/api/client/v2.0/app/<appId>/auth/providers/local-userpass/…`, with single-use reset
@@ -38,7 +38,7 @@ package final class AppServicesDouble: Sendable {
 
     /// The state, shared with the server's connection threads.
     final class Store: Sendable {
-        let state = Mutex(State())
+        let state = Lock(State())
     }
 
     let store = Store()

@@ -1,5 +1,5 @@
 package import Foundation
-import Synchronization
+import LinkdSystem
 
 /// A stand-in for Sign in with Apple's web flow, served over real HTTP on 127.0.0.1: `GET /auth/authorize` answers
 /// with the self-submitting `form_post` page Apple shows once the person has signed in, carrying a single-use
@@ -23,7 +23,7 @@ package final class AppleDouble: Sendable {
 
     /// The stand-in's state, shared with its server's connection threads.
     final class Service: Sendable {
-        let state = Mutex(State())
+        let state = Lock(State())
     }
 
     struct State {

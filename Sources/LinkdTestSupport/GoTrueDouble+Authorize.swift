@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LinkdSystem
 
 extension GoTrueDouble {
     /// Lets the simulated provider `provider` (`github`) sign its person in as `email`, an account of this double:

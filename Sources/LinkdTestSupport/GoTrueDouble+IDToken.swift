@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LinkdSystem
 
 extension GoTrueDouble {
     /// Turns on Sign in with Apple for `clientIDs` (`GOTRUE_EXTERNAL_APPLE_CLIENT_ID`), trusting the id tokens

@@ -1,4 +1,5 @@
 import Foundation
+import LinkdSystem
 import Synchronization
 
 /// A test double of GoTrue (Supabase Auth) built from GoTrue's documented HTTP contract, served over real
@@ -162,7 +163,7 @@ package final class GoTrueDouble: Sendable {
 
 /// The double's behaviour, shared with its server's connection threads.
 final class GoTrueService: Sendable {
-    let state = Mutex(GoTrueState())
+    let state = Lock(GoTrueState())
     /// Seconds added to the clock.
     let clockOffset = Atomic<Int>(0)
 

@@ -1,6 +1,5 @@
 import Glibc
 package import LinkdSystem
-import Synchronization
 
 /// A child process of the test, started with ``Subprocess`` and reaped by a blocking wait on its own pid.
 ///
@@ -15,7 +14,7 @@ package final class SpawnedProcess: Sendable {
     package let program: String
     let running: Subprocess.Running
     /// The exit status once ``waitUntilExit()`` has reaped the child.
-    private let status = Mutex<Int32?>(nil)
+    private let status = Lock<Int32?>(nil)
 
     /// Starts `subprocess`; the descriptors it names as streams stay open here, for the caller to close.
     ///

@@ -11,7 +11,7 @@ package final class TestHTTPServer: Sendable {
     package let port: UInt16
     private let listener: LoopbackListener
     private let handler: Handler
-    private let recorded = Mutex<[ReceivedRequest]>([])
+    private let recorded = Lock<[ReceivedRequest]>([])
     private let stopped = Atomic<Bool>(false)
 
     /// `http://127.0.0.1:<port>`.

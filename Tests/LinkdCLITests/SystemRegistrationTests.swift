@@ -1,7 +1,7 @@
 import Foundation
+import LinkdSystem
 import LinkdTestSupport
 import LinkdWire
-import Synchronization
 import Testing
 
 @testable import LinkdCLI
@@ -11,7 +11,7 @@ import Testing
 @Suite(.ownThread) struct SystemRegistrationTests {
     /// What a command printed.
     final class Captured: Sendable {
-        let output = Mutex("")
+        let output = Lock("")
         var console: Console {
             Console(
                 write: { text in self.output.withLock { $0 += text } },

@@ -1,7 +1,6 @@
 import LinkdSystem
 import LinkdTestSupport
 import LinkdWire
-import Synchronization
 import Testing
 
 @testable import LinkdDaemon
@@ -18,10 +17,10 @@ import Testing
 
     /// What the stand-in for `Open` was called with, and how it answers.
     final class Calls: Sendable {
-        let calls = Mutex<[(uris: [String], appID: String, spooled: Int)]>([])
+        let calls = Lock<[(uris: [String], appID: String, spooled: Int)]>([])
         let failure: SystemError?
         /// The spool the call looks at: the link must be in it while the app is called.
-        let spool = Mutex<Spool?>(nil)
+        let spool = Lock<Spool?>(nil)
 
         init(failing failure: SystemError? = nil) { self.failure = failure }
 

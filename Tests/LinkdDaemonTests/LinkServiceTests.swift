@@ -2,9 +2,9 @@ import Foundation
 import LinkdConfig
 import LinkdFormats
 import LinkdSession
+import LinkdSystem
 import LinkdTestSupport
 import LinkdWire
-import Synchronization
 import Testing
 
 @testable import LinkdDaemon
@@ -78,12 +78,12 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
 
     /// A client that gives scripted passwords, and runs `onAsk` before each answer.
     final class ScriptedClient: LinkClient {
-        let passwords: Mutex<[String]>
-        let prompts = Mutex<[String]>([])
+        let passwords: Lock<[String]>
+        let prompts = Lock<[String]>([])
         let onAsk: @Sendable () -> Void
 
         init(_ passwords: [String], onAsk: @escaping @Sendable () -> Void = {}) {
-            self.passwords = Mutex(passwords)
+            self.passwords = Lock(passwords)
             self.onAsk = onAsk
         }
 

@@ -2,8 +2,8 @@ import Foundation
 import LinkdConfig
 import LinkdFormats
 import LinkdRouting
+import LinkdSystem
 import LinkdWire
-import Synchronization
 import Testing
 
 @testable import LinkdCLI
@@ -69,7 +69,7 @@ import Testing
 
     /// A notebook the actions of a test share.
     final class NoteBook: Sendable {
-        let pages = Mutex<[(url: String, label: String, replayed: Bool)]>([])
+        let pages = Lock<[(url: String, label: String, replayed: Bool)]>([])
     }
 
     @Test func appsDNamesItAndLinkdRoutePrintsIt() throws {

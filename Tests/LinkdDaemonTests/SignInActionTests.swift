@@ -1,9 +1,9 @@
 import Foundation
 import LinkdFormats
 import LinkdSession
+import LinkdSystem
 import LinkdTestSupport
 import LinkdWire
-import Synchronization
 import Testing
 
 @testable import LinkdDaemon
@@ -16,7 +16,7 @@ import Testing
     /// A client on a terminal that answers every confirmation with `answer`, and keeps the questions.
     final class ConfirmingClient: LinkClient {
         let answer: Bool
-        let questions = Mutex<[String]>([])
+        let questions = Lock<[String]>([])
 
         init(answer: Bool) { self.answer = answer }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
+import LinkdSystem
 import LinkdTestSupport
-import Synchronization
 import Testing
 
 /// `linkd daemon` and `linkd open` as processes, without systemd.
@@ -212,7 +212,7 @@ import Testing
         let world = try DaemonHarness()
         #expect(try world.run(["open", "myapp://note/warmup"]).status == 0)
         let clients = 200
-        let statuses = Mutex([Int32](repeating: -1, count: clients))
+        let statuses = Lock([Int32](repeating: -1, count: clients))
         DispatchQueue.concurrentPerform(iterations: clients) { client in
             let links = (0..<10).map { "myapp://note/c\(client)-\($0)" }.joined(separator: "\n") + "\n"
             let status = (try? world.run(["open", "-"], stdin: Data(links.utf8)).status) ?? -1

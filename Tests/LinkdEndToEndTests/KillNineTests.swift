@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
+import LinkdSystem
 import LinkdTestSupport
-import Synchronization
 import Testing
 
 /// The daemon killed with SIGKILL at random moments while clients stream links to a program: no link a client was
@@ -12,10 +12,10 @@ import Testing
 
     /// What the client threads share with the test.
     private final class Stream: Sendable {
-        let stopped = Mutex(false)
-        let outcomes = Mutex<[(url: String, status: Int32)]>([])
+        let stopped = Lock(false)
+        let outcomes = Lock<[(url: String, status: Int32)]>([])
         /// What the clients that failed said, each message once (the link's number left out).
-        let failures = Mutex<Set<String>>([])
+        let failures = Lock<Set<String>>([])
     }
 
     /// One run of the program: whether its link's entry was in the spool when it started, and what it read.

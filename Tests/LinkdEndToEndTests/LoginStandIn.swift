@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
+import LinkdSystem
 import LinkdTestSupport
-import Synchronization
 
 /// `linkd login --provider` on a terminal, as the daemon sees it: a connection that waits for the app's sign-in from
 /// the browser (`{"op": "await_signin", "app": …, "confirm": true}`), answers the daemon's question to keep it with
@@ -9,7 +9,7 @@ import Synchronization
 final class LoginStandIn: Sendable {
     private let descriptor: Int32
     private let finished = DispatchSemaphore(value: 0)
-    private let recorded = Mutex<(questions: [String], outcome: String?)>(([], nil))
+    private let recorded = Lock<(questions: [String], outcome: String?)>(([], nil))
 
     /// Connects to `world`'s daemon (which must be running) and waits there for `app`'s sign-in; returns once the
     /// daemon has said that it waits.

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
+import LinkdSystem
 import LinkdTestSupport
-import Synchronization
 import Testing
 
 /// A running daemon follows its configuration: an edit of apps.d applies to the next link (inotify), SIGHUP reads
@@ -77,7 +77,7 @@ import Testing
         let file = appsFolder(world).appendingPathComponent("inbox.json")
         let links = (0..<200).map { "myapp://note/s\($0)" }.joined(separator: "\n") + "\n"
         let streaming = DispatchQueue(label: "stream")
-        let output = Mutex<LinkdProcess.Output?>(nil)
+        let output = Lock<LinkdProcess.Output?>(nil)
         streaming.async {
             let result = try? world.run(["open", "-"], stdin: Data(links.utf8))
             output.withLock { $0 = result }

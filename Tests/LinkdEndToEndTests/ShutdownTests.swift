@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Glibc
+import LinkdSystem
 import LinkdTestSupport
-import Synchronization
 import Testing
 
 /// The daemon's two-phase stop: the first SIGTERM stops new work and lets running work finish; nothing acknowledged
@@ -72,7 +72,7 @@ import Testing
         let daemons = world.daemonPIDs()
         try #require(daemons.count == 1)
         let clients = 200
-        let acknowledged = Mutex<[String]>([])
+        let acknowledged = Lock<[String]>([])
         let stopper = DispatchQueue(label: "stopper")
         stopper.async {
             _ = world.waitUntil(.seconds(30)) { world.receivedPayloads().count >= 100 }

@@ -1,8 +1,8 @@
 import Foundation
 import LinkdFormats
 import LinkdSession
+import LinkdSystem
 import LinkdTestSupport
-import Synchronization
 import Testing
 
 /// Backends that fail on the network, each behind the TLS proxy: one that never answers, one that answers a byte a

@@ -1,8 +1,8 @@
 import Foundation
 import LinkdFormats
 import LinkdSession
+import LinkdSystem
 import LinkdTestSupport
-import Synchronization
 import Testing
 
 /// A backend whose error messages quote the request they refuse: what linkd shows and logs of them never holds the

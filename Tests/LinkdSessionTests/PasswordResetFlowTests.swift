@@ -1,6 +1,7 @@
 import Foundation
 import LinkdFormats
 import LinkdSession
+import LinkdSystem
 import LinkdTestSupport
 import Synchronization
 import Testing

@@ -1,8 +1,8 @@
 import Foundation
 import LinkdFormats
 import LinkdSession
+import LinkdSystem
 import LinkdTestSupport
-import Synchronization
 import Testing
 
 /// The generic reset against both backends' doubles: what each receives, field by field, and how each refusal ends.

@@ -1,8 +1,8 @@
 import Foundation
 import LinkdFormats
 import LinkdSession
+import LinkdSystem
 import LinkdTestSupport
-import Synchronization
 import Testing
 
 /// A reset link's session must be one a reset email made, as the backend's own token says (its `amr`), whatever

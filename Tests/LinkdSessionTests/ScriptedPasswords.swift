@@ -1,15 +1,15 @@
 import LinkdFormats
 import LinkdSession
-import Synchronization
+import LinkdSystem
 
 /// Passwords given in order, recording the prompts and refusals each was asked with.
 final class ScriptedPasswords: PasswordSource {
-    private let remaining: Mutex<[String]>
-    let asked = Mutex<[(prompt: String, rejection: BackendError?)]>([])
+    private let remaining: Lock<[String]>
+    let asked = Lock<[(prompt: String, rejection: BackendError?)]>([])
     private let whenAsked: @Sendable () -> Void
 
     init(_ passwords: [String], whenAsked: @escaping @Sendable () -> Void = {}) {
-        remaining = Mutex(passwords)
+        remaining = Lock(passwords)
         self.whenAsked = whenAsked
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import LinkdFormats
 import LinkdSession
+import LinkdSystem
 import LinkdTestSupport
-import Synchronization
 import Testing
 
 /// The reset-email request against Supabase: the verifier is stored before `POST /recover` goes out, kept when it
@@ -83,7 +83,7 @@ import Testing
 
     @Test func theVerifierIsStoredBeforeTheRequestAndForgottenWhenItFails() async throws {
         try await withTemporaryStore { store in
-            let keptWhenSent = Mutex<[String]?>(nil)
+            let keptWhenSent = Lock<[String]?>(nil)
             let gateway = try TestHTTPServer { _ in
                 keptWhenSent.withLock { $0 = try? FileManager.default.contentsOfDirectory(atPath: store.directory) }
                 return .json(503, ["message": "upstream unavailable"])

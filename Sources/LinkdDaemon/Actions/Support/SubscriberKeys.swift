@@ -1,7 +1,6 @@
 import FoundationEssentials
 import LinkdConfig
 import LinkdSystem
-import Synchronization
 
 /// The keys that let an app's subscriber receive its signed-in sessions: one random key per app whose `signin` action
 /// forwards the session, in `$XDG_RUNTIME_DIR/linkd/keys/<app id>` (a 0600 file in a 0700 folder), written when the
@@ -14,7 +13,7 @@ import Synchronization
 final class SubscriberKeys: Sendable {
     /// The folder of the key files.
     let directory: String
-    private let keys = Mutex<[String: String]>([:])
+    private let keys = Lock<[String: String]>([:])
 
     init(directory: String) {
         self.directory = directory
