@@ -45,9 +45,12 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// `text` as a JSON string. Beyond what JSON requires (quote, backslash, C0 controls), DEL, the C1 controls,
+    /// U+2028, U+2029 and every format control (bidi overrides, U+00AD …) are written as escapes too: JSON output
+    /// shown on a terminal, or read by a program that shows it, carries no byte a terminal acts on.
     private static func writeString(_ text: String, to output: inout String) {
-        // Most strings need no escape: copied whole. (0xE2 leads U+2028 and U+2029, among others: the long way.)
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F && $0 != 0xE2 }) {
+        // Most strings are printable ASCII with nothing to escape: copied whole.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
             output += "\""
             output += text
             output += "\""
@@ -61,12 +64,21 @@ public indirect enum JSONValue: Sendable, Equatable {
             case "\n": output += "\\n"
             case "\r": output += "\\r"
             case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}":
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            case _
+            where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}"
+                || scalar == "\u{2029}" || scalar.properties.generalCategory == .format:
+                writeEscape(scalar, to: &output)
             default: output.unicodeScalars.append(scalar)
             }
         }
         output += "\""
+    }
+
+    /// `scalar` as `\uXXXX`, or as two of them (a UTF-16 surrogate pair) beyond U+FFFF.
+    private static func writeEscape(_ scalar: Unicode.Scalar, to output: inout String) {
+        for unit in String(scalar).utf16 {
+            let hex = String(unit, radix: 16)
+            output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 }

@@ -14,7 +14,7 @@ extension WireProtocol {
         /// The question in a line the daemon sent, or `nil` when the line is something else.
         package init?(_ object: JSONValue) {
             guard object["ask"]?.stringValue == "confirm" else { return nil }
-            prompt = DisplayText.sanitize(object["prompt"]?.stringValue ?? "Confirm?")
+            prompt = WireProtocol.daemonText(object["prompt"]) ?? "Confirm?"
         }
 
         /// The question as a line, without its LF.

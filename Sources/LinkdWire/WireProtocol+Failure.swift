@@ -186,11 +186,11 @@ extension WireProtocol {
         /// as ``Kind/unavailable``, no reason or one that is no ``Reason`` as ``Reason/badResponse``; `nil` when it
         /// has no message.
         package init?(_ object: JSONValue) {
-            guard let message = object["message"]?.stringValue else { return nil }
+            guard let message = WireProtocol.daemonText(object["message"]) else { return nil }
             self.init(
                 kind: object["kind"].map { $0.stringValue.flatMap(Kind.init(rawValue:)) ?? .unavailable } ?? .request,
                 reason: object["reason"]?.stringValue.flatMap(Reason.init(rawValue:)) ?? .badResponse,
-                part: object["part"]?.stringValue,
+                part: WireProtocol.daemonText(object["part"]),
                 message: message
             )
         }

@@ -16,8 +16,8 @@ extension WireProtocol {
         /// The question in a line the daemon sent, or `nil` when the line is an answer to a request.
         package init?(_ object: JSONValue) {
             guard object["ask"]?.stringValue == "password" else { return nil }
-            prompt = DisplayText.sanitize(object["prompt"]?.stringValue ?? "New password")
-            error = object["error"]?.stringValue.map(DisplayText.sanitize)
+            prompt = WireProtocol.daemonText(object["prompt"]) ?? "New password"
+            error = WireProtocol.daemonText(object["error"])
         }
 
         /// The question as a line, without its LF.

@@ -49,7 +49,7 @@ extension WireProtocol {
         /// ``Failure/Kind/request`` (`bad_response`) that quotes the start of the line.
         package init(line: [UInt8]) {
             let object = (try? JSONValue.parse(line)) ?? .null
-            let text = String(decoding: line.prefix(200), as: UTF8.self)
+            let text = DisplayText.sanitize(String(decoding: line.prefix(200), as: UTF8.self))
             let unreadable = Failure(
                 kind: .request,
                 reason: .badResponse,
@@ -60,11 +60,11 @@ extension WireProtocol {
                 return
             }
             let stateText = object["state"]?.stringValue ?? State.done.rawValue
-            if stateText == "subscribed", let app = object["app"]?.stringValue {
+            if stateText == "subscribed", let app = WireProtocol.daemonText(object["app"]) {
                 self = .subscribed(app: app)
                 return
             }
-            if stateText == "waiting", let app = object["app"]?.stringValue {
+            if stateText == "waiting", let app = WireProtocol.daemonText(object["app"]) {
                 self = .waiting(app: app)
                 return
             }
@@ -73,10 +73,10 @@ extension WireProtocol {
                 return
             }
             self = .accepted(
-                route: object["route"]?.stringValue ?? "",
-                app: object["app"]?.stringValue,
+                route: WireProtocol.daemonText(object["route"]) ?? "",
+                app: WireProtocol.daemonText(object["app"]),
                 state: state,
-                message: object["message"]?.stringValue
+                message: WireProtocol.daemonText(object["message"])
             )
         }
 
