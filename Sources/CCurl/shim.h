@@ -73,6 +73,14 @@ static inline long linkd_curl_response_code(const struct linkd_curl_api *api, CU
     return code;
 }
 
+/// Whether the transfer just performed got as far as sending its request: connected (through any TLS handshake),
+/// so that some of the request may have reached the server (`CURLINFO_PRETRANSFER_TIME_T`, 0 when it never did).
+static inline int linkd_curl_got_to_sending(const struct linkd_curl_api *api, CURL *handle) {
+    curl_off_t microseconds = 0;
+    if (api->easy_getinfo(handle, CURLINFO_PRETRANSFER_TIME_T, &microseconds) != CURLE_OK) return 1;
+    return microseconds > 0;
+}
+
 /// The certificate check's result (OpenSSL's X509_V_* code) of the transfer just performed.
 static inline long linkd_curl_verify_result(const struct linkd_curl_api *api, CURL *handle) {
     long result = 0;

@@ -156,31 +156,37 @@ private struct CurlExchange: Sendable {
         let outcome = withExtendedLifetime(answer) { api.pointee.easy_perform(handle) }
         guard outcome == CURLE_OK else {
             if answer.tooLarge {
-                return .failure(.unreachable(host: host, "the answer was larger than \(Self.size(bodyLimit))"))
+                return .failure(
+                    .unreachable(host: host, "the answer was larger than \(Self.size(bodyLimit))", sent: true)
+                )
             }
-            return .failure(Self.error(outcome, host: host, verifyResult: linkd_curl_verify_result(api, handle)))
+            let sent = linkd_curl_got_to_sending(api, handle) != 0
+            return .failure(
+                Self.error(outcome, host: host, sent: sent, verifyResult: linkd_curl_verify_result(api, handle))
+            )
         }
         let code = linkd_curl_response_code(api, handle)
         return .success(HTTPResponse(status: code, headers: answer.headers, body: answer.body))
     }
 
-    private static func error(_ code: CURLcode, host: String, verifyResult: Int) -> TransportError {
+    /// The error of a transfer that ended with `code`; `sent` says whether it got as far as sending the request.
+    private static func error(_ code: CURLcode, host: String, sent: Bool, verifyResult: Int) -> TransportError {
         switch code {
-        case CURLE_OPERATION_TIMEDOUT: .timedOut(host: host)
+        case CURLE_OPERATION_TIMEDOUT: .timedOut(host: host, sent: sent)
         case CURLE_COULDNT_CONNECT: .unreachable(host: host, "the connection was refused")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             .unreachable(host: host, "the host name does not resolve")
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_SEND_ERROR:
-            .unreachable(host: host, "the connection closed before the answer was complete")
+            .unreachable(host: host, "the connection closed before the answer was complete", sent: sent)
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_BAD_CONTENT_ENCODING:
-            .unreachable(host: host, "the answer was not valid HTTP")
+            .unreachable(host: host, "the answer was not valid HTTP", sent: true)
         case CURLE_PEER_FAILED_VERIFICATION: .unreachable(host: host, certificateProblem(verifyResult))
         case CURLE_SSL_CONNECT_ERROR:
             .unreachable(host: host, "the TLS connection failed: the handshake was refused or cut short")
         case CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
             .unreachable(host: host, "the TLS connection failed: the CA file (caFile) cannot be used")
         case CURLE_UNSUPPORTED_PROTOCOL: .insecureURL("(not http or https)")
-        default: .unreachable(host: host, "network error \(code.rawValue)")
+        default: .unreachable(host: host, "network error \(code.rawValue)", sent: sent)
         }
     }
 

@@ -30,17 +30,28 @@ package struct HTTPResponse: Sendable {
 package enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL is not https (plain http is for loopback hosts alone).
     case insecureURL(String)
-    /// No connection, DNS failure, TLS failure, connection closed mid-response: the backend's host, and why.
-    case unreachable(host: String, String)
-    /// The connect (5 s) or request (15 s) limit passed; the backend's host.
-    case timedOut(host: String)
+    /// No connection, DNS failure, TLS failure, connection closed mid-response: the backend's host, why, and
+    /// whether the request was sent (in part or whole) before it failed.
+    case unreachable(host: String, String, sent: Bool = false)
+    /// The connect (5 s) or request (15 s) limit passed: the backend's host, and whether the request was sent before
+    /// (it was, unless the limit passed while connecting).
+    case timedOut(host: String, sent: Bool = true)
 
     package var description: String {
         switch self {
         case .insecureURL(let host):
             "linkd talks to backends over https only (plain http for loopback); '\(host)' is not"
-        case .unreachable(let host, let why): "the backend '\(host)' cannot be reached: \(why)"
-        case .timedOut(let host): "the backend '\(host)' did not answer in time"
+        case .unreachable(let host, let why, _): "the backend '\(host)' cannot be reached: \(why)"
+        case .timedOut(let host, _): "the backend '\(host)' did not answer in time"
+        }
+    }
+
+    /// Whether the request may have reached the backend: false only when it failed before any of it was sent (the
+    /// host name did not resolve, no connection, the TLS handshake failed, an address that is not https).
+    package var mayHaveReachedBackend: Bool {
+        switch self {
+        case .insecureURL: false
+        case .unreachable(_, _, let sent), .timedOut(_, let sent): sent
         }
     }
 }

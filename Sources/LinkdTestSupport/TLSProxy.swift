@@ -18,6 +18,8 @@ package final class TLSProxy: Sendable {
         case cutAnswer(to: String)
         /// Every connection is closed during the TLS handshake, after the first bytes of the client's hello.
         case cutHandshake
+        /// The first connection is served; then the proxy stops listening, and every later connection is refused.
+        case refusedAfterFirstConnection
 
         var arguments: [String] {
             switch self {
@@ -26,6 +28,7 @@ package final class TLSProxy: Sendable {
             case .trickledAnswer(let method): ["trickle", method]
             case .cutAnswer(let method): ["cut-answer", method]
             case .cutHandshake: ["cut-handshake", ""]
+            case .refusedAfterFirstConnection: ["refuse-after-first", ""]
             }
         }
     }
@@ -141,6 +144,11 @@ package final class TLSProxy: Sendable {
             threading.Thread(target=pump, args=(secure, upstream), daemon=True).start()
             answer(upstream, secure, spoiled)
 
+        if fault == "refuse-after-first":
+            connection, _ = server.accept()
+            server.close()
+            serve(connection)
+            time.sleep(3600)
         for connection, _ in iter(server.accept, None):
             threading.Thread(target=serve, args=(connection,), daemon=True).start()
 

@@ -86,6 +86,20 @@ import Testing
         #expect(outcome.requests == ["GET /auth/v1/user", "PUT /auth/v1/user"])
     }
 
+    /// The password is asked once the link is known to be live (one connection); the request carrying it finds no
+    /// backend to connect to, so it was never sent: said as nothing changed, not as "may have been set".
+    @Test func aPasswordThatCouldNotBeSentIsSaidToHaveChangedNothing() async throws {
+        let outcome = try await reset(.refusedAfterFirstConnection)
+        #expect(
+            outcome.failure.message
+                == "the backend '127.0.0.1' cannot be reached: the connection was refused; the new password was not "
+                + "sent, so nothing changed: open the link again"
+        )
+        #expect(outcome.failure.kind == .unreachable)
+        #expect(outcome.requests == ["GET /auth/v1/user"])
+        #expect(outcome.asked == 1)
+    }
+
     @Test func aHandshakeClosedMidTLSIsRetriedAndNoPasswordIsAsked() async throws {
         let outcome = try await reset(.cutHandshake)
         #expect(

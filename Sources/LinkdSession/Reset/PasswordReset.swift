@@ -44,7 +44,8 @@ package struct PasswordReset<Backend: AuthBackend>: Sendable {
     ///
     /// - Returns: the account whose password changed, or why it did not: the link expired or was used, the
     ///   password was refused (after the last try), no password came, ``beforeSending`` said no, or the backend
-    ///   failed. A failure after the password went out says the password may have been set.
+    ///   failed. A failure once the request carrying the password may have reached the backend says the password
+    ///   may have been set; one before it was sent (no name, no connection, no TLS) says that nothing changed.
     package func run(passwords: some PasswordSource) async -> Result<ResetSuccess, ResetFailure> {
         var remaining = backendTimeLimit
         let started = ContinuousClock.now
@@ -79,6 +80,11 @@ package struct PasswordReset<Backend: AuthBackend>: Sendable {
                 rejection = error
             case .failure(.backend(let error)):
                 return .failure(ResetFailure(.backend(error)))
+            case .failure(.transport(let error)) where !error.mayHaveReachedBackend:
+                // It failed before the request carrying the password was sent: nothing changed.
+                var failure = ResetFailure(.transport(error))
+                failure.message += "; the new password was not sent, so nothing changed: open the link again"
+                return .failure(failure)
             case .failure(let error):
                 // No answer to the request that carried the password: it may have been set.
                 var failure = ResetFailure(error)

@@ -53,7 +53,7 @@ extension AssociationFetcher {
     static func reason(_ error: TransportError) -> String {
         switch error {
         case .insecureURL(let host): "'\(host)' is not a host an https address can name"
-        case .unreachable(_, let why): why
+        case .unreachable(_, let why, _): why
         case .timedOut: "no answer within the time limit"
         }
     }
