@@ -61,12 +61,24 @@ struct RouteOutput {
             text += "    " + field.name + String(repeating: " ", count: width - field.name.count)
             text += DisplayText.sanitize(shown) + "\n"
         }
-        if let claims = resolution.route.auth?.claims { text += "  token:  " + tokenLine(claims) + "\n" }
+        if let auth = resolution.route.auth, let claims = auth.claims {
+            text += "  token:  " + tokenLine(claims, expiredNote: Self.expiredNote(auth)) + "\n"
+        }
         return text
     }
 
-    /// Whose token it is and when it expires: information, never a refusal.
-    private func tokenLine(_ claims: JWTClaims) -> String {
+    /// What an expired token of `auth`'s format means: a Supabase access token is renewed with the link's refresh
+    /// token; an Apple id token is renewed by no one.
+    static func expiredNote(_ auth: AuthRoute) -> String {
+        switch auth {
+        case .supabaseRecovery, .supabaseSession: "the session layer renews it with the link's refresh token"
+        case .appleCallback: "an id token is not renewed: the backend refuses it, and the sign-in has to start again"
+        default: "linkd does not renew it"
+        }
+    }
+
+    /// Whose token it is and when it expires (and, expired, `expiredNote`): information, never a refusal.
+    private func tokenLine(_ claims: JWTClaims, expiredNote: String) -> String {
         var parts: [String] = []
         if let email = claims.maskedEmail { parts.append("for " + DisplayText.sanitize(email)) }
         if let expiresAt = claims.expiresAt {
@@ -74,7 +86,7 @@ struct RouteOutput {
             let span = Self.span(abs(date.timeIntervalSince(now)))
             if claims.isExpired(at: now) {
                 parts.append(
-                    "expired \(date.formatted(Date.ISO8601FormatStyle())) (\(span) ago; the session layer refreshes it)"
+                    "expired \(date.formatted(Date.ISO8601FormatStyle())) (\(span) ago; \(expiredNote))"
                 )
             } else {
                 parts.append("expires \(date.formatted(Date.ISO8601FormatStyle())) (in \(span))")

@@ -66,9 +66,23 @@ import Testing
         )
         #expect(output.stdout.contains("    access_token   <redacted>\n"))
         #expect(output.stdout.contains("  token:  for a***@example.com, expired 2001-09-09T01:46:40Z ("))
-        #expect(output.stdout.contains("ago; the session layer refreshes it)\n"))
+        #expect(output.stdout.contains("ago; the session layer renews it with the link's refresh token)\n"))
         #expect(!output.stdout.contains(Self.canary) && !output.stdout.contains(token))
         #expect(output.status == 0)
+    }
+
+    /// An Apple id token is renewed by no one: `route` does not say the session layer refreshes it.
+    @Test func anExpiredAppleIDTokenIsSaidToBeRenewedByNoOne() throws {
+        let token = LinkFixtures.jwt(email: "bob@example.com", expiresAt: Date(timeIntervalSince1970: 1_000_000_000))
+        let output = try LinkdProcess.run(["route", "myapp://apple?code=c1.0.abc&id_token=\(token)&state=s1"])
+        #expect(output.stdout.contains("\n  route:  apple.callback\n"), "\(output)")
+        #expect(
+            output.stdout.contains(
+                "ago; an id token is not renewed: the backend refuses it, and the sign-in has to start again)\n"
+            ),
+            "\(output)"
+        )
+        #expect(!output.stdout.contains("renews it"))
     }
 
     @Test func stripsBidiControlsFromShownText() throws {
