@@ -2,8 +2,8 @@ import LinkdRouting
 
 extension FuzzTarget {
     /// `LinkURL(parsing:)` on any bytes: the byte and the text readings agree; an accepted link's `href` reads
-    /// again as the same link, part by part, parameters included; a refusal is a refusal that names a reason,
-    /// a part and a message.
+    /// again as the same link, part by part, parameters included, and the link inside it, when it is a mail
+    /// scanner's wrapper, reads as itself; a refusal is a refusal that names a reason, a part and a message.
     package static let link = FuzzTarget("link") { bytes in
         let fromBytes = Result { () throws(RouteError) in try LinkURL(parsing: bytes) }
         if let text = String(validating: bytes, as: UTF8.self) {
@@ -18,6 +18,7 @@ extension FuzzTarget {
             require(reread.href == link.href, "an accepted link's href reads as another href")
             require(LinkParts(reread) == LinkParts(link), "an accepted link's href reads with other parts")
             checkParameters(link)
+            checkWrapper(link)
         case .failure(let error):
             requireRefusal(error)
         }
@@ -39,6 +40,17 @@ extension FuzzTarget {
             require(parameters[parameter.name] != nil, "a parameter has no value by its name")
             require(parameters.part(of: parameter.name) != nil, "a parameter has no part")
         }
+    }
+
+    /// The link inside a wrapper: there only when the link is a wrapper, itself a link that reads again as itself,
+    /// and never the wrapper.
+    static func checkWrapper(_ link: LinkURL) {
+        guard let inner = LinkWrapper.unwrap(link) else { return }
+        require(LinkWrapper.of(link) != nil, "a link that is no wrapper was unwrapped")
+        require(inner.href != link.href, "a wrapper unwrapped to itself")
+        let again = Result { () throws(RouteError) in try LinkURL(parsing: inner.href) }
+        guard case .success(let reread) = again else { fatalError("invariant broken: an unwrapped link is refused") }
+        require(reread.href == inner.href, "an unwrapped link reads as another href")
     }
 
     /// A refusal of a link: ``RouteError/refused(_:)`` with a reason, a part and a message.

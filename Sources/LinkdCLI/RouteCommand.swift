@@ -67,10 +67,21 @@ struct RouteCommand: Command {
         var worst = ExitCode.success
         for (number, bytes) in LinkInput(arguments: urls, console: console).enumerated() {
             let input = String(decoding: bytes, as: UTF8.self)
-            let result = Result { () throws(RouteError) in try resolver.resolve(LinkURL(parsing: bytes)) }
+            // A link in a mail scanner's wrapper is routed as the link it wraps, and the wrapper named.
+            let parsed = try? LinkURL(parsing: bytes)
+            let wrapper = parsed.flatMap(LinkWrapper.of)
+            let result = Result { () throws(RouteError) in
+                let link: LinkURL
+                if let parsed { link = parsed } else { link = try LinkURL(parsing: bytes) }
+                return try resolver.resolve(LinkWrapper.unwrap(link) ?? link)
+            }
             switch result {
             case .success(let resolution):
-                console.write(json ? output.json(resolution, input: input) : output.text(resolution, input: input))
+                console.write(
+                    json
+                        ? output.json(resolution, input: input, wrapper: wrapper)
+                        : output.text(resolution, input: input, wrapper: wrapper)
+                )
             case .failure(let error):
                 if case .unmatched = error { worst = max(worst, .unmatched) } else { worst = max(worst, .invalid) }
                 if json {

@@ -28,13 +28,16 @@ struct RouteOutput {
         }
     }
 
-    func json(_ resolution: Resolution, input: String) -> String {
-        JSONValue.object([
-            ("input", .string(shownInput(input, resolution))), ("route", .string(resolution.route.id)),
-            ("app", resolution.app.map { .string($0.app) } ?? .null),
+    /// The resolution as one JSON line; `wrapper`, the mail scanner's wrapper the link came in, as `"wrapper"`.
+    func json(_ resolution: Resolution, input: String, wrapper: LinkWrapper? = nil) -> String {
+        var members: [(String, JSONValue)] = [("input", .string(shownInput(input, resolution)))]
+        if let wrapper { members.append(("wrapper", .string(wrapper.rawValue))) }
+        members += [
+            ("route", .string(resolution.route.id)), ("app", resolution.app.map { .string($0.app) } ?? .null),
             ("action", resolution.link.map { $0.action.settings.json } ?? .null),
             ("fields", .object(resolution.route.fields.map { ($0.name, value($0.value)) })),
-        ]).serialized + "\n"
+        ]
+        return JSONValue.object(members).serialized + "\n"
     }
 
     func json(_ error: RouteError, input: String) -> String {
@@ -49,8 +52,10 @@ struct RouteOutput {
             .serialized + "\n"
     }
 
-    func text(_ resolution: Resolution, input: String) -> String {
+    /// The resolution as text; `wrapper`, the mail scanner's wrapper the link came in, on a line of its own.
+    func text(_ resolution: Resolution, input: String, wrapper: LinkWrapper? = nil) -> String {
         var text = DisplayText.sanitize(shownInput(input, resolution)) + "\n"
+        if let wrapper { text += "  in:     \(wrapper.rawValue): the link inside is routed, the wrapper never asked\n" }
         text += "  route:  \(DisplayText.sanitize(resolution.route.id))\n"
         text += "  app:    \(resolution.app.map { DisplayText.sanitize($0.app) } ?? "(built-in formats)")\n"
         text += "  action: \(resolution.link.map { $0.action.settings.summary } ?? "none (no app claims the link)")\n"

@@ -85,6 +85,24 @@ import Testing
         #expect(!output.stdout.contains("renews it"))
     }
 
+    /// A link in Outlook's wrapper routes as the link inside, and says which wrapper it came in.
+    @Test func aWrappedLinkRoutesAsTheLinkInside() throws {
+        let wrapped =
+            "https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fnotes.example.com%2Freset"
+            + "%3Ftoken%3Dabc%26tokenId%3Ddef&data=05&reserved=0"
+        let output = try LinkdProcess.run(["route", wrapped])
+        #expect(output.status == 0, "\(output)")
+        #expect(
+            output.stdout.contains(
+                "\n  in:     Outlook Safe Links: the link inside is routed, the wrapper never asked\n"
+                    + "  route:  appservices.reset\n"
+            ),
+            "\(output)"
+        )
+        let json = try LinkdProcess.run(["route", "--json", wrapped])
+        #expect(json.stdout.contains(#""wrapper": "Outlook Safe Links", "route": "appservices.reset""#), "\(json)")
+    }
+
     @Test func stripsBidiControlsFromShownText() throws {
         let output = try LinkdProcess.run(["route", "myapp://r#error_code=x&error_description=a%E2%80%AEb"])
         #expect(output.stdout.contains("    error_description  ab\n"))

@@ -107,7 +107,10 @@ import Testing
         #expect(try web.linkd(["status"]).stdout.contains("web links: come to linkd"))
     }
 
-    @Test func anAppServicesResetRunsFromAUniversalLinkClick() throws {
+    /// Clicked as mailed, and clicked as Outlook's Safe Links wrap it (the wrapper's host is never asked: it does not
+    /// even resolve here).
+    @Test(arguments: [false, true])
+    func anAppServicesResetRunsFromAUniversalLinkClick(wrapped: Bool) throws {
         let reset = try ResetWorld()
         let web = try WebClickWorld(world: reset.world) { request in
             let aasa = #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.univ", "paths": ["/reset"]}]}}"#
@@ -126,7 +129,9 @@ import Testing
         #expect(try web.linkd(["register", "--web"]).status == 0)
         let askpass = try reset.recordingAskpass("asked", then: "echo New-pass-5c1d")
         let token = reset.appServices.resetToken(for: "ada@example.com")
-        let link = "https://\(web.host)/reset?token=\(token.token)&tokenId=\(token.tokenID)"
+        let mailed = "https://\(web.host)/reset?token=\(token.token)&tokenId=\(token.tokenID)"
+        let encoded = mailed.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? mailed
+        let link = wrapped ? "https://nam12.safelinks.protection.outlook.com/?url=\(encoded)&reserved=0" : mailed
         #expect(try web.click(link, extra: ["LINKD_ASKPASS": askpass.program.path]) == 0)
         #expect(
             web.world.waitUntil(.seconds(20)) { reset.appServices.password(of: "ada@example.com") == "New-pass-5c1d" }

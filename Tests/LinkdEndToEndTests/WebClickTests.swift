@@ -43,18 +43,21 @@ import Testing
             "\(registered.stdout)"
         )
         #expect(try web.world.gioDefault(of: "https", web.environment) == "linkd-web.desktop")
+        // The last one is in Outlook's wrapper: the link inside is no app's, so the browser gets it wrapped, as clicked.
         let links = [
             "https://unclaimed.example/p%20q?x=1&y=%2B#frag", "http://plain.example/a?token=s3cret",
             "https://\(web.host)/other/1",
+            "https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fwrapped.example%2Fa&reserved=0",
         ]
         #expect(try web.click(links[0]) == 0)
         #expect(try web.click(links[1], with: "xdg-open") == 0)
         #expect(try web.click(links[2]) == 0)
-        let starts = web.browserStarts(count: 3)
+        #expect(try web.click(links[3]) == 0)
+        let starts = web.browserStarts(count: 4)
         #expect(Set(starts) == Set(links.map { ["--new-tab", $0] }), "\(starts)")
         #expect(web.world.daemonPIDs().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: web.world.socketPath))
-        for host in ["unclaimed.example", "plain.example", "s3cret", "/other/1"] {
+        for host in ["unclaimed.example", "plain.example", "s3cret", "/other/1", "wrapped.example", "safelinks"] {
             #expect(web.filesHolding(host).isEmpty, "\(host) is in \(web.filesHolding(host))")
         }
     }

@@ -17,8 +17,9 @@ extension OpenCommand {
     enum WebStep: Sendable, Equatable {
         /// To the browser; whether the pass is to be recorded (a link seen the first time).
         case browser(String, recordsPass: Bool)
-        /// To the daemon, for the app that claims it.
-        case app(String)
+        /// To the daemon, for the app that claims it: the link for the app (the one inside a mail scanner's wrapper,
+        /// ``LinkWrapper``), and the link as it was clicked, for the browser when the app cannot take it now.
+        case app(String, clicked: String)
         /// It came back from the browser a third time within the loop rule's window: stop, naming its host.
         case stop(String)
     }
@@ -50,10 +51,20 @@ extension OpenCommand {
         let apps =
             context.apps ?? ConfigLoader.installed(environment: context.environment, actions: .linkd).load().apps
         context.apps = apps
+        // A link in a mail scanner's wrapper is decided as the link it wraps: the app gets that link, never a request
+        // to the wrapper; the browser gets the link as it was clicked, wrapper and all.
+        let inner = LinkWrapper.unwrap(link)
+        let target = inner ?? link
+        let toApp = WebStep.app(inner?.href ?? text, clicked: text)
+        if inner != nil, !target.isSpecial {
+            // A custom scheme's link is the app's that claims it, as a click on the link itself would make it.
+            let claimed = (try? LinkResolver(apps: apps, fallbackToBuiltIns: false).resolve(target))?.app != nil
+            return claimed ? toApp : .browser(text, recordsPass: true)
+        }
         let cache = AssociationCache(folder: context.directories.cacheHome + "/linkd/associations")
-        switch WebLinkDecision.decide(link, apps: apps, cache: cache, now: now) {
+        switch WebLinkDecision.decide(target, apps: apps, cache: cache, now: now) {
         case .browser: return .browser(text, recordsPass: true)
-        case .app: return .app(text)
+        case .app: return toApp
         }
     }
 
@@ -92,11 +103,11 @@ extension OpenCommand {
             case .browser(let url, let recordsPass):
                 let record = recordsPass ? context.loopGuard : nil
                 code = await toBrowser(url, record: record, replacing: isLast, context, console)
-            case .app(let url):
+            case .app(let url, let clicked):
                 if let answered = await toApp(url, console) {
                     code = answered
                 } else {
-                    code = await toBrowser(url, record: context.loopGuard, replacing: isLast, context, console)
+                    code = await toBrowser(clicked, record: context.loopGuard, replacing: isLast, context, console)
                 }
             }
             worst = max(worst, code)

@@ -79,12 +79,14 @@ actor LinkService {
         log.info("configuration read: \(loaded.apps.count) apps, \(links) links, \(loaded.errors.count) problems")
     }
 
-    /// Answers `{"op": "open"}`; `client`, when the client said it can, answers a reset's password question.
+    /// Answers `{"op": "open"}`; `client`, when the client said it can, answers a reset's password question. A link in
+    /// a mail scanner's wrapper (``LinkWrapper``) is taken as the link it wraps.
     func open(_ text: String, client: (any LinkClient)? = nil) async -> WireProtocol.Response {
         let link: LinkURL
         let resolution: Resolution
         do throws(RouteError) {
-            link = try LinkURL(parsing: text)
+            let parsed = try LinkURL(parsing: text)
+            link = LinkWrapper.unwrap(parsed) ?? parsed
         } catch {
             return refused(error, link: nil)
         }
@@ -179,7 +181,9 @@ actor LinkService {
 
     /// `url` routed with today's configuration; `nil` when it no longer routes to an app.
     private func claimedLink(_ url: String) -> ClaimedLink? {
-        guard let link = try? LinkURL(parsing: url), let resolution = try? resolver.resolve(link),
+        guard let parsed = try? LinkURL(parsing: url) else { return nil }
+        let link = LinkWrapper.unwrap(parsed) ?? parsed
+        guard let resolution = try? resolver.resolve(link),
             let app = resolution.app, let claim = resolution.link
         else { return nil }
         return ClaimedLink(url: link.href, app: app, claim: claim, route: resolution.route)
