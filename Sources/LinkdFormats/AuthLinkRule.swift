@@ -26,9 +26,12 @@ enum AuthLinkRule: Sendable {
         case .firebase:
             return try Self.firebase(link, parameters)
         case .errorRedirect(let forced):
-            let triggers = ["error", "error_code", "error_description"]
-            guard triggers.contains(where: reader.has) else { return nil }
-            try reader.requireNonEmptyIfPresent(triggers)
+            // GoTrue writes `error_description=` empty into the query when it has none (an Apple cancel): an empty
+            // description counts as none, while an empty error or code is refused.
+            guard ["error", "error_code"].contains(where: reader.has) || reader.hasValue("error_description") else {
+                return nil
+            }
+            try reader.requireNonEmptyIfPresent(["error", "error_code"])
             let isSupabase = reader.has("error_code") || reader.has("sb") || !reader.has("error")
             switch forced ?? (isSupabase ? .supabase : .oauth) {
             case .supabase: return .supabaseError(SupabaseError(reader))

@@ -49,6 +49,12 @@ import Testing
             "supabase.error",
             ["error_code": "401"]
         ),
+        // GoTrue's redirect of an Apple cancel: an empty description in the query, none in the fragment.
+        Row(
+            "myapp://cb?error=user_cancelled_authorize&error_description=#error=user_cancelled_authorize&sb=",
+            "supabase.error",
+            ["error": "user_cancelled_authorize"]
+        ),
         Row(
             "myapp://cb?error_description=Unverified+email",
             "supabase.error",
@@ -185,6 +191,7 @@ import Testing
             "empty field 'refresh_token'"
         ),
         Refusal("myapp://cb?error&code=x", .emptyField, .query, "empty field 'error'"),
+        Refusal("myapp://cb?error=x&error_code=", .emptyField, .query, "empty field 'error_code'"),
         Refusal("myapp://cb?code=", .emptyField, .query, "empty field 'code'"),
         Refusal(
             "myapp://reset#access_token=not-a-jwt&refresh_token=r",
