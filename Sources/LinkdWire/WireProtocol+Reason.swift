@@ -122,5 +122,9 @@ extension WireProtocol {
         package static let notConfirmed = Reason("not_confirmed")
         /// No one can confirm the sign-in: no terminal waits and no notification can ask.
         package static let cannotConfirm = Reason("cannot_confirm")
+        /// The person cancelled the sign-in at the provider (Apple's Cancel, an OAuth `access_denied`).
+        package static let signInCancelled = Reason("signin_cancelled")
+        /// The provider ended the sign-in with an error of its own.
+        package static let providerError = Reason("provider_error")
     }
 }

@@ -121,7 +121,13 @@ import Testing
 
         /// The callback link Apple's answer for `secret`'s sign-in leads to, through the Return URL page: an id token
         /// the stand-in signed with `nonce` (by default the secret's hash) and the given `state`.
-        func callback(secret: String, state: String? = nil, nonce: String? = nil, idToken: Bool = true) -> String {
+        func callback(
+            secret: String,
+            state: String? = nil,
+            nonce: String? = nil,
+            idToken: Bool = true,
+            user: String? = nil
+        ) -> String {
             let now = Int(Date().timeIntervalSince1970)
             let token = apple.idToken(claims: [
                 "iss": AppleDouble.issuer, "aud": SignInAppleTests.clientID, "exp": now + 600, "iat": now,
@@ -129,8 +135,10 @@ import Testing
                 "nonce": nonce ?? AppleSignInRequest.nonce(for: secret),
             ])
             let given = state ?? AppleSignInRequest.state(for: secret)
+            let userField = user ?? (idToken ? nil : "{}")
             return "signinapp://apple#code=c1.abc&" + (idToken ? "id_token=\(token)&" : "") + "state=\(given)"
-                + (idToken ? "" : "&user=%7B%7D")
+                + (userField.map { "&user=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }
+                    ?? "")
         }
 
         /// `linkd login --provider apple` on a terminal, keeping the sign-in that comes back (Enter).
@@ -236,6 +244,60 @@ import Testing
         )
         #expect(real.status == 0, "\(real)\n\(world.world.daemonLog())")
         #expect(world.storedSecrets.isEmpty)
+    }
+
+    /// Cancel at Apple's page: the Return URL page hands on `#error=user_cancelled_authorize&state=…`. With linkd's
+    /// state it is said as a cancel, the waiting `linkd login` hears it at once and the secret is spent; with another
+    /// state it is said as a cancel too, and the sign-in linkd started stays open.
+    @Test func aCancelAtApplesPageEndsTheWaitingLoginAtOnce() throws {
+        let world = try World()
+        let secret = PKCE.makeVerifier()
+        try world.storeSecret(secret)
+        let login = try world.waitingLogin()
+        let foreign = "signinapp://apple#error=user_cancelled_authorize&state=\(AppleSignInRequest.state(for: "x"))"
+        let notOurs = try world.world.run(["open", foreign])
+        #expect(notOurs.status == 65, "\(notOurs)")
+        #expect(
+            notOurs.stderr
+                == "Error: link 1: the sign-in to com.example.SignIn was cancelled; nothing was signed in "
+                + "[signin_cancelled]\n"
+        )
+        #expect(world.storedSecrets.count == 1, "a cancel of another sign-in leaves linkd's open")
+        let state = AppleSignInRequest.state(for: secret)
+        let started = ContinuousClock.now
+        let cancelled = try world.world.run(["open", "signinapp://apple#error=user_cancelled_authorize&state=\(state)"])
+        #expect(cancelled.status == 65, "\(cancelled)")
+        #expect(cancelled.stderr.hasSuffix("[signin_cancelled]\n"))
+        let outcome = login.outcome(within: .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(2), "the wait ended at once")
+        #expect(outcome?.contains(#""reason": "signin_cancelled""#) == true, "\(outcome ?? "nothing")")
+        #expect(world.storedSecrets.isEmpty, "the sign-in's secret is spent")
+        #expect(world.gotrue.requests.isEmpty)
+        // Another error of Apple's is its own words.
+        let failed = try world.world.run([
+            "open", "signinapp://apple#error=invalid_scope&error_description=Bad%20scope",
+        ])
+        #expect(failed.status == 65)
+        #expect(
+            failed.stderr
+                == "Error: link 1: the sign-in to com.example.SignIn failed (invalid_scope): Bad scope [provider_error]\n"
+        )
+    }
+
+    /// The name Apple sends at the first sign-in only (the `user` field) reaches the app with the session.
+    @Test func theNameOfTheFirstSignInGoesWithTheSession() throws {
+        let world = try World()
+        let secret = PKCE.makeVerifier()
+        try world.storeSecret(secret)
+        let login = try world.waitingLogin()
+        let user = #"{"name":{"firstName":"Ada","lastName":"Lovelace"},"email":"ada@example.com"}"#
+        let opened = try world.world.run(["open", world.callback(secret: secret, user: user)])
+        #expect(opened.status == 0, "\(opened)\n\(world.world.daemonLog())")
+        #expect(login.outcome()?.hasPrefix(#"{"ok": true"#) == true)
+        #expect(world.world.waitUntil(.seconds(10)) { world.world.receivedPayloads().count == 1 })
+        let session = try #require(world.world.receivedPayloads().first?["session"] as? [String: Any])
+        let name = (session["user"] as? [String: Any])?["name"] as? [String: String]
+        #expect(name == ["firstName": "Ada", "lastName": "Lovelace"])
     }
 
     @Test func aCallbackOlderThanTenMinutesIsRefused() throws {

@@ -158,6 +158,59 @@ import Testing
         #expect(world.world.receivedPayloads().isEmpty)
     }
 
+    /// Starts `linkd login --provider github` (a browser that opens nothing) with its output in `output` and `errors`,
+    /// and returns once it says that it waits.
+    static func startLogin(_ world: SignInTests.World, output: String, errors: String) throws -> SpawnedProcess {
+        let login = try world.world.start(
+            ["login", "--app", SignInTests.app, "--provider", "github"],
+            extra: ["BROWSER": "/bin/true"],
+            stdoutPath: output,
+            stderrPath: errors
+        )
+        #expect(
+            world.world.waitUntil(.seconds(10)) {
+                ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("Ctrl-C cancels")
+            }
+        )
+        return login
+    }
+
+    /// GoTrue hands a cancel at the provider on to the app's link as it came (`error=user_cancelled_authorize`, no
+    /// code of its own): the waiting `linkd login` ends at once, saying so, and its verifier is spent. An error of the
+    /// backend's own (`signup_disabled`) is said in its words.
+    @Test func aCancelAtTheProviderEndsTheWaitingLoginAtOnce() throws {
+        let world = try Self.world()
+        let output = world.world.root.path + "/login.txt"
+        let login = try Self.startLogin(world, output: output, errors: output)
+        let started = ContinuousClock.now
+        let cancel =
+            "signinapp://signin?error=user_cancelled_authorize&error_description=#error=user_cancelled_authorize&sb="
+        let opened = try world.world.run(["open", cancel])
+        #expect(opened.status == 65, "\(opened)")
+        #expect(opened.stderr.hasSuffix("was cancelled; nothing was signed in [signin_cancelled]\n"), "\(opened)")
+        login.waitUntilExit()
+        #expect(ContinuousClock.now - started < .seconds(3), "the login ended at once")
+        #expect(login.terminationStatus == 65)
+        let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        #expect(
+            printed.contains("the sign-in to com.example.SignIn was cancelled; nothing was signed in"),
+            "\(printed)"
+        )
+        #expect(world.storedVerifiers.isEmpty)
+        let refused = try world.world.run([
+            "open",
+            "signinapp://signin?error=access_denied&error_code=signup_disabled"
+                + "&error_description=Signups+not+allowed+for+this+instance",
+        ])
+        #expect(
+            refused.stderr
+                == "Error: link 1: the sign-in to com.example.SignIn failed (signup_disabled): Signups not allowed for "
+                + "this instance [provider_error]\n",
+            "\(refused)"
+        )
+        #expect(!world.gotrue.requests.contains { $0.path == "/auth/v1/token" })
+    }
+
     /// Where the desktop has a portal, the sign-in's address goes to the browser through it (`OpenURI` over D-Bus),
     /// standing in no process's command line; `$BROWSER` is not run.
     @Test func theDesktopPortalOpensTheAddressWhenThereIsOne() throws {
@@ -190,17 +243,7 @@ import Testing
         let world = try Self.world()
         let output = world.world.root.path + "/login.txt"
         let errors = world.world.root.path + "/login-errors.txt"
-        let login = try world.world.start(
-            ["login", "--app", SignInTests.app, "--provider", "github"],
-            extra: ["BROWSER": "/bin/true"],
-            stdoutPath: output,
-            stderrPath: errors
-        )
-        #expect(
-            world.world.waitUntil(.seconds(10)) {
-                ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("Ctrl-C cancels")
-            }
-        )
+        let login = try Self.startLogin(world, output: output, errors: errors)
         #expect(world.storedVerifiers.count == 1)
         kill(login.pid, SIGINT)
         login.waitUntilExit()

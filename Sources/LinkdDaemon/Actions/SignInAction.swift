@@ -123,7 +123,7 @@ struct SignInAction: Action {
             return await confirmEmail(link, with: confirmation, context: context)
         }
         let backend = configured.signIn
-        if let expired = LinkExpiry.failure(link.route) { return refuse(expired, link, context) }
+        if let failure = await providerError(link) { return refuse(failure, link, context) }
         let material: SignInMaterial
         let confirmation: Confirmation
         switch await Self.material(link, store: pkceStore, appleStore: appleStore, client: client, waiters: waiters) {
@@ -213,7 +213,9 @@ struct SignInAction: Action {
             "link \(entry.shortID): signed in to \(link.appName) as \(JWTClaims.mask(email))",
             link.logFields(entry)
         )
-        let line = session.delivery(id: entry.id, app: link.appName, route: link.route.id)
+        // Apple gives the person's name at the first sign-in only, and its rules forbid asking again: it goes along.
+        let name: PersonName? = if case .appleCallback(let callback) = link.route.auth { callback.name } else { nil }
+        let line = session.delivery(id: entry.id, app: link.appName, route: link.route.id, name: name)
         let response: WireProtocol.Response
         switch delivery {
         case .exec(let arguments):

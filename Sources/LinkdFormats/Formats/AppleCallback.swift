@@ -20,6 +20,16 @@ public struct AppleCallback: Sendable, Hashable {
     /// The id token's claims, decoded without verification.
     public var claims: JWTClaims? { idToken.flatMap(JWTClaims.init) }
 
+    /// The person's name from ``user`` (Apple sends it once, at the first authorization, and never again); `nil` when
+    /// the link carries none, or `user` is not the JSON Apple sends.
+    public var name: PersonName? {
+        guard let user, let object = try? JSONValue.parse(Array(user.utf8)), let name = object["name"] else {
+            return nil
+        }
+        let given = PersonName(firstName: name["firstName"]?.stringValue, lastName: name["lastName"]?.stringValue)
+        return given.firstName == nil && given.lastName == nil ? nil : given
+    }
+
     init(_ reader: FieldReader) throws(RouteError) {
         code = try reader.secret("code", required: false)
         idToken = try reader.secret("id_token", required: false)

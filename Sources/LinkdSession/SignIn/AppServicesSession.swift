@@ -44,11 +44,13 @@ package struct AppServicesSession: Sendable {
     ///   - id: the link's spool id, by which the app can recognise a repeat.
     ///   - app: the app's id.
     ///   - route: the id of the link's route (`apple.callback`).
-    package func delivery(id: String, app: String, route: String) -> [UInt8] {
+    package func delivery(id: String, app: String, route: String, name: PersonName? = nil) -> [UInt8] {
+        var user: [(String, JSONValue)] = [("id", .string(userID)), ("email", .string(email))]
+        if let name { user.append(("name", name.json)) }
         let session = JSONValue.object([
             ("access_token", .string(accessToken.revealed())), ("refresh_token", .string(refreshToken.revealed())),
             ("expires_at", .number(expiresAt)), ("token_type", .string("bearer")), ("provider", .string(provider)),
-            ("user", .object([("id", .string(userID)), ("email", .string(email))])),
+            ("user", .object(user)),
         ])
         let object = JSONValue.object([
             ("id", .string(id)), ("app", .string(app)), ("route", .string(route)), ("session", session),

@@ -1,4 +1,4 @@
-import LinkdFormats
+package import LinkdFormats
 
 /// The backend a `signin` link signs in with: Supabase Auth for each sign-in route, App Services for an Apple
 /// callback (its other sign-in link, an email confirmation, signs no one in).
@@ -21,11 +21,12 @@ package enum SignInBackend: Sendable {
             return email.isEmpty ? "user \(id)" : email
         }
 
-        /// The line the app gets (the same shape from both backends, with its `backend` named).
-        package func delivery(id: String, app: String, route: String) -> [UInt8] {
+        /// The line the app gets (the same shape from both backends, with its `backend` named); `name`, the one
+        /// Sign in with Apple gave at the first sign-in, as the user's `name`.
+        package func delivery(id: String, app: String, route: String, name: PersonName? = nil) -> [UInt8] {
             switch self {
-            case .supabase(let session, _): session.delivery(id: id, app: app, route: route)
-            case .appServices(let session, _): session.delivery(id: id, app: app, route: route)
+            case .supabase(let session, _): session.delivery(id: id, app: app, route: route, name: name)
+            case .appServices(let session, _): session.delivery(id: id, app: app, route: route, name: name)
             }
         }
 
