@@ -26,7 +26,8 @@ extension LoginCommand {
         let client = AppleSignInRequest.Client(
             authorizeURL: apple.authorizeURL,
             clientID: apple.clientID,
-            redirectURI: apple.redirectURI
+            redirectURI: apple.redirectURI,
+            scope: apple.scope
         )
         let started: (address: String, secret: Secret)
         do throws(SignInFailure) {

@@ -81,8 +81,14 @@ package struct AppleConfig: Sendable, Equatable {
     package var redirectURI: String
     /// Where the browser asks Apple (default `https://appleid.apple.com/auth/authorize`).
     package var authorizeURL: String
+    /// What Apple is asked to share at the first sign-in: `name`, `email`, both (the default) or neither.
+    package var scope: [String] = AppleConfig.defaultScope
 
     package static let defaultAuthorizeURL = "https://appleid.apple.com/auth/authorize"
+    /// The scope Supabase's and Apple's own SDKs ask for.
+    package static let defaultScope = ["name", "email"]
+    /// The scopes Sign in with Apple knows.
+    package static let scopes: Set<String> = ["name", "email"]
 }
 
 /// A link an app claims.

@@ -24,23 +24,27 @@ package enum AppleSignInRequest {
         package var clientID: String
         /// Its Return URL: the app's page that receives Apple's `form_post`.
         package var redirectURI: String
+        /// What Apple is asked to share at the first sign-in (`name`, `email`); none leaves `scope` out.
+        package var scope: [String]
 
-        package init(authorizeURL: String, clientID: String, redirectURI: String) {
+        package init(authorizeURL: String, clientID: String, redirectURI: String, scope: [String] = ["name", "email"]) {
             self.authorizeURL = authorizeURL
             self.clientID = clientID
             self.redirectURI = redirectURI
+            self.scope = scope
         }
     }
 
     /// The address the browser opens: Apple's authorization page for `apple`'s Services ID, answering by `form_post`
-    /// to its Return URL with a code, an id token, the state, and the person's name and email on their first
-    /// sign-in.
+    /// to its Return URL with a code, an id token, the state, and what the scope asks for (the person's name, email)
+    /// on their first sign-in.
     package static func authorizeURL(_ apple: Client, secret: String) -> String {
-        let parameters = [
+        var parameters = [
             ("client_id", apple.clientID), ("redirect_uri", apple.redirectURI), ("response_type", "code id_token"),
-            ("response_mode", "form_post"), ("scope", "name email"), ("state", state(for: secret)),
-            ("nonce", nonce(for: secret)),
+            ("response_mode", "form_post"),
         ]
+        if !apple.scope.isEmpty { parameters.append(("scope", apple.scope.joined(separator: " "))) }
+        parameters += [("state", state(for: secret)), ("nonce", nonce(for: secret))]
         let query = parameters.map { $0.0 + "=" + PercentEncoding.encodeComponent($0.1) }.joined(separator: "&")
         return apple.authorizeURL + (apple.authorizeURL.contains("?") ? "&" : "?") + query
     }
