@@ -42,6 +42,40 @@ import Testing
         )
     }
 
+    @Test func appleAndOAuthCallbacksRouteAsTheirFormatsMeanThem() throws {
+        let route = try LinkExpectation.route(
+            LinkFixtures.appleCallback(code: "c1.0.ab", state: "s1", firstName: "Ada", lastName: "Lovelace"),
+            is: "apple.callback",
+            format: .apple,
+            fields: ["code": "c1.0.ab", "state": "s1"]
+        )
+        guard case .appleCallback(let callback) = route else { throw FixtureMismatch() }
+        #expect(callback.name == PersonName(firstName: "Ada", lastName: "Lovelace"))
+        #expect(callback.claims?.email == "user@example.com")
+        let bare = try LinkExpectation.route(LinkFixtures.appleCallback(), is: "apple.callback", format: .apple)
+        if case .appleCallback(let callback) = bare { #expect(callback.user == nil && callback.name == nil) }
+        try LinkExpectation.route(
+            LinkFixtures.appleCancel(state: "s2"),
+            is: "oauth.error",
+            format: .apple,
+            fields: ["error": "user_cancelled_authorize", "state": "s2"]
+        )
+        try LinkExpectation.route(
+            LinkFixtures.oauthCallback(code: "k1", state: "s3"),
+            is: "oauth.callback",
+            format: .oauth,
+            fields: ["code": "k1", "state": "s3"]
+        )
+        try LinkExpectation.route(
+            LinkFixtures.oauthError(description: "The user said no", state: "s4"),
+            is: "oauth.error",
+            format: .oauth,
+            fields: ["error": "access_denied", "error_description": "The user said no", "state": "s4"]
+        )
+    }
+
+    struct FixtureMismatch: Error {}
+
     @Test func jwtCarriesTheChosenClaims() throws {
         let token = LinkFixtures.jwt(email: "bob@example.com", expiresAt: Date(timeIntervalSince1970: 2_000_000_000))
         let route = try LinkExpectation.route(LinkFixtures.supabaseSession(accessToken: token), is: "supabase.recovery")
