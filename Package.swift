@@ -139,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdConfigTests",
-            dependencies: ["LinkdConfig", "LinkdDaemon", "LinkdTesting"],
+            dependencies: ["LinkdConfig", "LinkdDaemon", "LinkdFormats", "LinkdTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

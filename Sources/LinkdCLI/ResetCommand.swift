@@ -4,13 +4,14 @@ import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
+import LinkdSystem
 import LinkdWire
 
 /// `linkd reset request --app NAME --email ADDR`: asks the app's backend to email a reset link.
 struct ResetCommand: Command {
     static let name = "reset"
     static let abstract = "Ask an app's backend to email a password-reset link."
-    static let usage = "linkd reset request --app <name> --email <address>"
+    static let usage = "linkd reset request --app <name> --email <address> [--password-stdin]"
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -20,7 +21,9 @@ struct ResetCommand: Command {
 
         Supabase: POST /recover with a PKCE challenge; the verifier is kept (0600) under
         $XDG_STATE_HOME/linkd for the flow's life (300 s) and used once, when the emailed link comes to
-        'linkd open'. The link leads to the app's first reset link. App Services: .../reset/send.
+        'linkd open'. The link leads to the app's first reset link. App Services: .../reset/send; for
+        a backend with "resetFunction": true, the new password is asked for here (terminal, askpass, or
+        --password-stdin) and .../reset/call runs the app's reset function with it and "resetArguments".
 
         EXIT STATUS:
           0 requested, 64 usage error (or no such app), 65 the backend refused the request, 69 the
@@ -31,10 +34,12 @@ struct ResetCommand: Command {
     static let options: [CommandOption] = [
         .value("--app", "<name>", "The app, as its apps.d file names it (\"app\")."),
         .value("--email", "<address>", "The account's email address."),
+        .flag("--password-stdin", "For a reset function: read the new password from one line of standard input."),
     ]
 
     var app: String
     var email: String
+    var passwordFromStdin = false
 
     /// Parses `request` and its options; the action comes first.
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
@@ -49,6 +54,7 @@ struct ResetCommand: Command {
         guard Self.isPlausibleEmail(email) else { throw .badValue(email, option: "--email", command: Self.name) }
         self.app = app
         self.email = email
+        passwordFromStdin = scanner.flags.contains("--password-stdin")
     }
 
     /// One `@` with text on both sides, no white space or controls, at most 254 bytes.
@@ -65,6 +71,9 @@ struct ResetCommand: Command {
             throw .failed("\(app) has no backend to reset a password with", exitCode: .usage)
         }
         let masked = JWTClaims.mask(email)
+        if let arguments = backend.resetFunctionArguments, case .appServices(let services) = backend.makeBackend() {
+            return try await callResetFunction(services, arguments: arguments, console)
+        }
         let store = PKCEStore(stateFolder: XDGDirectories().linkdState)
         let client = backend.makeBackend().reset
         // The email leads to the app's own reset link when the backend takes the link from the request.
@@ -84,6 +93,37 @@ struct ResetCommand: Command {
         }
         console.write(
             "requested: if \(masked) has an account with \(app), a reset email is on its way; open its link here.\n"
+        )
+        return .success
+    }
+
+    /// Asks for the new password and runs the app's reset function with it and `arguments`.
+    private func callResetFunction(
+        _ services: AppServicesBackend,
+        arguments: String,
+        _ console: Console
+    ) async throws(CommandFailure) -> ExitCode {
+        let masked = JWTClaims.mask(email)
+        var prompt = PasswordPrompt(
+            passwordFromStdin: passwordFromStdin,
+            console: console,
+            environment: CurrentProcess.environment
+        )
+        let question = WireProtocol.PasswordQuestion(prompt: "New password for \(masked) (\(app))", error: nil)
+        guard let password = prompt.answer(question) else {
+            if let missing = prompt.missingAskpass {
+                throw .failed("the askpass program '\(missing)' cannot be found or run", exitCode: .unavailable)
+            }
+            throw .failed("no new password was given; nothing was sent", exitCode: .temporaryFailure)
+        }
+        do throws(ResetFailure) {
+            try await services.callResetFunction(email: email, password: password, arguments: arguments)
+        } catch {
+            throw .failed(error.message, exitCode: WireProtocol.Failure(error).kind.exitCode)
+        }
+        console.write(
+            "sent: \(app)'s reset function took the new password for \(masked); if it asks you to confirm, an "
+                + "email is on its way\n"
         )
         return .success
     }

@@ -9,7 +9,8 @@ extension AppConfigDecoder {
         }
         let kind = object["kind"]?.stringValue
         let secretKey = kind == "supabase" ? "apiKey" : "appId"
-        checkKeys(object, allowed: ["kind", "url", "caFile", secretKey], at: path)
+        let functionKeys: Set<String> = kind == "appservices" ? ["resetFunction", "resetArguments"] : []
+        checkKeys(object, allowed: functionKeys.union(["kind", "url", "caFile", secretKey]), at: path)
         let url = backendURL(object["url"], kind: kind, at: "\(path).url")
         let caFile = object["caFile"].flatMap { string($0, at: "\(path).caFile") }
         let backendKind: BackendConfig.Kind?
@@ -21,8 +22,35 @@ extension AppConfigDecoder {
             fail("\(path).kind", "expected 'supabase' or 'appservices'")
             backendKind = nil
         }
-        guard let backendKind, let url else { return nil }
-        return BackendConfig(kind: backendKind, url: url, caFile: caFile)
+        let function = resetFunction(object, at: path)
+        guard let backendKind, let url, function.isValid else { return nil }
+        var config = BackendConfig(kind: backendKind, url: url, caFile: caFile)
+        config.resetFunctionArguments = function.arguments
+        return config
+    }
+
+    /// `"resetFunction": true` (with `"resetArguments": [...]`, any JSON values) for an App Services provider that
+    /// runs a reset function: whether both keys are right, and the arguments' text (`[]` when there are none; `nil`
+    /// for no function).
+    private mutating func resetFunction(_ object: JSONValue, at path: String) -> (isValid: Bool, arguments: String?) {
+        let isOn: Bool
+        switch object["resetFunction"] {
+        case nil: isOn = false
+        case .bool(let value)?: isOn = value
+        default:
+            fail("\(path).resetFunction", "expected true or false")
+            return (false, nil)
+        }
+        switch object["resetArguments"] {
+        case nil: return (true, isOn ? "[]" : nil)
+        case .array(let values)? where isOn: return (true, JSONValue.array(values).serialized)
+        case .array?:
+            fail("\(path).resetArguments", "arguments go to a reset function: set \"resetFunction\": true")
+            return (false, nil)
+        default:
+            fail("\(path).resetArguments", "expected an array of the reset function's arguments")
+            return (false, nil)
+        }
     }
 
     /// https, or plain http for 127.0.0.1, ::1 and localhost alone; without the part linkd appends for `kind`.

@@ -16,6 +16,9 @@ package struct BackendConfig: Sendable, Hashable {
     package var url: LinkURL
     /// An extra CA certificate (PEM) to trust.
     package var caFile: String?
+    /// An App Services app whose email/password provider runs a reset function: the `arguments` it is called with,
+    /// as a JSON array's text (`[]` for none); `nil` when the provider emails reset links.
+    package var resetFunctionArguments: String?
 
     /// A backend of `kind` at `url`, trusting `caFile` too.
     package init(kind: Kind, url: LinkURL, caFile: String? = nil) {

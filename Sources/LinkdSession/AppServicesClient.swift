@@ -42,6 +42,18 @@ package struct AppServicesClient: Sendable {
         )
     }
 
+    /// `POST …/reset/call {"email", "password", "arguments"}`: runs the provider's reset function with the new
+    /// password (`callResetPasswordFunction` of the SDKs); `arguments` is the configured JSON array.
+    package func callResetFunction(email: String, password: Secret, arguments: [JSONValue]) async throws(SessionError) {
+        try await post(
+            "/reset/call",
+            .object([
+                ("email", .string(email)), ("password", .string(password.revealed())), ("arguments", .array(arguments)),
+            ]),
+            secrets: [password]
+        )
+    }
+
     /// `POST …/reset/send {"email"}`: asks App Services to email a reset link.
     package func sendResetEmail(to email: String) async throws(SessionError) {
         try await post("/reset/send", .object([("email", .string(email))]))

@@ -34,6 +34,8 @@ package final class AppServicesDouble: Sendable {
         /// Live sessions: access token → user id, refresh token → user id.
         var accessTokens: [String: String] = [:]
         var refreshTokens: [String: String] = [:]
+        /// Whether the provider's reset function fails (B.3: `failed to reset password for user "<email>"`).
+        var resetFunctionFails = false
     }
 
     /// The state, shared with the server's connection threads.
@@ -89,6 +91,11 @@ package final class AppServicesDouble: Sendable {
         }
     }
 
+    /// Makes the provider's reset function fail (`reset/call`), or work again.
+    package func setResetFunctionFails(_ fails: Bool) {
+        store.state.withLock { $0.resetFunctionFails = fails }
+    }
+
     /// The token and tokenId of the last reset email `…/reset/send` "sent" to `email`.
     package func sentReset(to email: String) -> (token: String, tokenID: String)? {
         store.state.withLock { $0.sentResets[email] }
@@ -127,6 +134,18 @@ package final class AppServicesDouble: Sendable {
             else { return error(400, "invalid token data", "UserpassTokenInvalid") }
             state.confirmations[token] = nil
             state.confirmed.insert(pending.email)
+            return .json(200, [:])
+        case "reset/call":
+            // B.3: the function gets the email, the new password and the arguments; an unknown user is
+            // `UserNotFound`, a function that fails says so for the email. This function sets the password at once.
+            guard let email = body["email"] as? String, let password = body["password"] as? String,
+                body["arguments"] is [Any]
+            else { return error(400, "expected email, password and arguments", "MissingParameter") }
+            guard state.passwords[email] != nil else { return error(404, "user not found", "UserNotFound") }
+            guard !state.resetFunctionFails else {
+                return error(400, "failed to reset password for user \"\(email)\"", "FunctionExecutionError")
+            }
+            state.passwords[email] = password
             return .json(200, [:])
         case "reset/send":
             guard let email = body["email"] as? String, state.passwords[email] != nil else {

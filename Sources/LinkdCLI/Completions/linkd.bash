@@ -88,7 +88,7 @@ _linkd()
         daemon) options='--socket --idle-exit' ;;
         reset)
             # The action comes first: `linkd reset request --app NAME --email ADDR`.
-            if ((cword == 2)); then values=request; elif [[ ${words[2]} == request ]]; then options='--app --email'; fi ;;
+            if ((cword == 2)); then values=request; elif [[ ${words[2]} == request ]]; then options='--app --email --password-stdin'; fi ;;
         login) options='--app --email --provider' ;;
         completions)
             options='--list'

@@ -80,6 +80,7 @@ complete -c linkd -n '__linkd_is daemon' -l idle-exit -x -d 'Exit after this man
 complete -c linkd -n '__linkd_is reset; and __linkd_words 1' -a request -d 'Email a password-reset link'
 complete -c linkd -n '__linkd_is reset; and contains -- request (commandline -opc)[3]' -l app -x -a '(__linkd_list apps)' -d 'The app, as its apps.d file names it'
 complete -c linkd -n '__linkd_is reset; and contains -- request (commandline -opc)[3]' -l email -x -d "The account's email address"
+complete -c linkd -n '__linkd_is reset; and contains -- request (commandline -opc)[3]' -l password-stdin -d 'For a reset function: read the new password from one line of standard input'
 
 complete -c linkd -n '__linkd_is login' -l app -x -a '(__linkd_list apps)' -d 'The app, as its apps.d file names it'
 complete -c linkd -n '__linkd_is login' -l email -x -d 'Email a magic link to this address'

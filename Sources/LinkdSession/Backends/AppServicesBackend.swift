@@ -60,6 +60,21 @@ package struct AppServicesBackend: AuthBackend {
         try await client.resetPassword(password, token: session.token, tokenID: session.tokenID.revealed())
     }
 
+    /// Runs the provider's reset function (`POST …/reset/call`) for `email` with the new password and `arguments` (a
+    /// JSON array's text, as the configuration holds it). The function decides: it may set the password at once, or
+    /// have the person confirm by email first; App Services answers both alike.
+    ///
+    /// - Throws: the backend's refusal (`UserNotFound`, the function's failure), or why there was no answer.
+    package func callResetFunction(email: String, password: Secret, arguments: String) async throws(ResetFailure) {
+        var values: [JSONValue] = []
+        if case .array(let parsed)? = try? JSONValue.parse(Array(arguments.utf8)) { values = parsed }
+        do throws(SessionError) {
+            try await client.callResetFunction(email: email, password: password, arguments: values)
+        } catch {
+            throw ResetFailure(error)
+        }
+    }
+
     /// `POST …/reset/send`; the email leads to the app's configured reset URL, so `redirectTo` and the store go
     /// unused.
     ///

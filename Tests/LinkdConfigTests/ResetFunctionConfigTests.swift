@@ -1,0 +1,53 @@
+import LinkdConfig
+import LinkdDaemon
+import LinkdFormats
+import Testing
+
+/// An App Services backend's `resetFunction` and `resetArguments`, read and checked.
+@Suite struct ResetFunctionConfigTests {
+    private func decode(_ members: String, kind: String = "appservices") -> (AppConfig?, [String]) {
+        let key = kind == "appservices" ? #""appId": "n-1""# : #""apiKey": "k""#
+        let text = #"""
+            {"app": "com.example.Notes", "links": [{"match": "https://n.example/reset", "format": "\#(kind)", "action": "reset"}],
+             "backend": {"kind": "\#(kind)", "url": "https://h.example", \#(key)\#(members)}}
+            """#
+        var decoder = AppConfigDecoder(file: "notes.json", programs: ProgramSearch(directories: []), actions: .linkd)
+        let app = decoder.decode(Array(text.utf8))
+        return (app, decoder.errors.map { "\($0.path): \($0.problem)" })
+    }
+
+    @Test(
+        arguments: [
+            ("", nil), (#", "resetFunction": false"#, nil), (#", "resetFunction": true"#, "[]"),
+            (#", "resetFunction": true, "resetArguments": ["es", 2, {"q": null}]"#, #"["es", 2, {"q": null}]"#),
+        ] as [(String, String?)]
+    )
+    func theFunctionAndItsArgumentsAreRead(_ members: String, _ arguments: String?) throws {
+        let (app, errors) = decode(members)
+        #expect(errors.isEmpty)
+        #expect(try #require(app?.backend).resetFunctionArguments == arguments)
+    }
+
+    @Test(arguments: [
+        (#", "resetFunction": "yes""#, "$.backend.resetFunction: expected true or false"),
+        (
+            #", "resetArguments": ["es"]"#,
+            #"$.backend.resetArguments: arguments go to a reset function: set "resetFunction": true"#
+        ),
+        (
+            #", "resetFunction": true, "resetArguments": "es""#,
+            "$.backend.resetArguments: expected an array of the reset function's arguments"
+        ),
+    ])
+    func aWrongKeyIsNamedAndTheAppDoesNotLoad(_ members: String, _ problem: String) {
+        let (app, errors) = decode(members)
+        #expect(app == nil)
+        #expect(errors == [problem])
+    }
+
+    @Test func aSupabaseBackendHasNoResetFunction() {
+        let (app, errors) = decode(#", "resetFunction": true"#, kind: "supabase")
+        #expect(app == nil)
+        #expect(errors.first?.hasPrefix("$.backend.resetFunction: unknown key") == true, "\(errors)")
+    }
+}
