@@ -10,7 +10,8 @@ package enum LinkdCLI {
 
     static let commands: [any Command.Type] = [
         OpenCommand.self, ParseCommand.self, RouteCommand.self, CheckCommand.self, RegisterCommand.self,
-        UnregisterCommand.self, StatusCommand.self, DaemonCommand.self, ResetCommand.self, LoginCommand.self,
+        UnregisterCommand.self, StatusCommand.self, DaemonCommand.self, ResetCommand.self, ConfirmCommand.self,
+        LoginCommand.self,
         CompletionsCommand.self,
     ]
 

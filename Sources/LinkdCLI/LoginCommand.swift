@@ -69,7 +69,7 @@ struct LoginCommand: Command {
         case (.some, .some): throw .conflict("--email", "--provider", command: Self.name)
         case (nil, nil): throw .missingArgument("--email or --provider", command: Self.name)
         case (let email?, nil):
-            guard ResetCommand.isPlausibleEmail(email) else {
+            guard AccountArguments.isPlausibleEmail(email) else {
                 throw .badValue(email, option: "--email", command: Self.name)
             }
             method = .email(email)

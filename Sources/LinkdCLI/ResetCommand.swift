@@ -43,25 +43,10 @@ struct ResetCommand: Command {
 
     /// Parses `request` and its options; the action comes first.
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
-        guard let action = arguments.first.map({ String(decoding: $0, as: UTF8.self) }) else {
-            throw .missingArgument("request", command: Self.name)
-        }
-        guard action == "request" else { throw .badValue(action, option: "<action>", command: Self.name) }
-        let scanner = try Self.scan(Array(arguments.dropFirst()))
-        try scanner.requireNoPositionals(command: Self.name)
-        guard let app = scanner.values["--app"] else { throw .missingArgument("--app", command: Self.name) }
-        guard let email = scanner.values["--email"] else { throw .missingArgument("--email", command: Self.name) }
-        guard Self.isPlausibleEmail(email) else { throw .badValue(email, option: "--email", command: Self.name) }
-        self.app = app
-        self.email = email
-        passwordFromStdin = scanner.flags.contains("--password-stdin")
-    }
-
-    /// One `@` with text on both sides, no white space or controls, at most 254 bytes.
-    static func isPlausibleEmail(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        return text.utf8.count <= 254 && parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
-            && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !$0.properties.isWhitespace }
+        let account = try AccountArguments(arguments, action: "request", of: Self.self)
+        app = account.app
+        email = account.email
+        passwordFromStdin = account.scanner.flags.contains("--password-stdin")
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {

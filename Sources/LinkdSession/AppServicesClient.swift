@@ -54,6 +54,18 @@ package struct AppServicesClient: Sendable {
         )
     }
 
+    /// `POST …/confirm/send {"email"}`: asks App Services to email the account's confirmation link again
+    /// (`resendConfirmationEmail` of the SDKs); an account confirmed already is refused (`already confirmed`).
+    package func resendConfirmation(email: String) async throws(SessionError) {
+        try await post("/confirm/send", .object([("email", .string(email))]))
+    }
+
+    /// `POST …/confirm/call {"email"}`: runs the provider's custom confirmation function again
+    /// (`retryCustomConfirmation` of the SDKs).
+    package func retryConfirmation(email: String) async throws(SessionError) {
+        try await post("/confirm/call", .object([("email", .string(email))]))
+    }
+
     /// `POST …/reset/send {"email"}`: asks App Services to email a reset link.
     package func sendResetEmail(to email: String) async throws(SessionError) {
         try await post("/reset/send", .object([("email", .string(email))]))

@@ -34,6 +34,8 @@ package final class AppServicesDouble: Sendable {
         /// Live sessions: access token → user id, refresh token → user id.
         var accessTokens: [String: String] = [:]
         var refreshTokens: [String: String] = [:]
+        /// How many confirmation emails `confirm/send` "sent" to each address.
+        var sentConfirmations: [String: Int] = [:]
         /// Whether the provider's reset function fails (B.3: `failed to reset password for user "<email>"`).
         var resetFunctionFails = false
     }
@@ -91,6 +93,11 @@ package final class AppServicesDouble: Sendable {
         }
     }
 
+    /// How many confirmation emails `…/confirm/send` "sent" to `email`.
+    package func sentConfirmations(to email: String) -> Int {
+        store.state.withLock { $0.sentConfirmations[email] ?? 0 }
+    }
+
     /// Makes the provider's reset function fail (`reset/call`), or work again.
     package func setResetFunctionFails(_ fails: Bool) {
         store.state.withLock { $0.resetFunctionFails = fails }
@@ -146,6 +153,23 @@ package final class AppServicesDouble: Sendable {
                 return error(400, "failed to reset password for user \"\(email)\"", "FunctionExecutionError")
             }
             state.passwords[email] = password
+            return .json(200, [:])
+        case "confirm/send", "confirm/call":
+            // B.2: an unknown user is `UserNotFound`, a confirmed one `already confirmed`; a resend "emails" a new
+            // confirmation link, a retry runs the confirmation function (which here confirms at once).
+            guard let email = body["email"] as? String, state.passwords[email] != nil else {
+                return error(404, "user not found", "UserNotFound")
+            }
+            guard !state.confirmed.contains(email) else {
+                return error(400, "already confirmed", "UserAlreadyConfirmed")
+            }
+            if request.path.hasSuffix("/confirm/call") {
+                state.confirmed.insert(email)
+            } else {
+                let token = hex(64)
+                state.confirmations[token] = Pending(email: email, tokenID: hex(24), issued: Date())
+                state.sentConfirmations[email, default: 0] += 1
+            }
             return .json(200, [:])
         case "reset/send":
             guard let email = body["email"] as? String, state.passwords[email] != nil else {

@@ -30,7 +30,7 @@ _linkd()
         fi
     fi
     local linkd=${words[0]} command=${words[1]-} i ended=false
-    local commands='open parse route check register unregister status daemon reset login completions'
+    local commands='open parse route check register unregister status daemon reset confirm login completions'
     for ((i = 2; i < cword; i++)); do
         [[ ${words[i]} == -- ]] && ended=true
     done
@@ -89,6 +89,9 @@ _linkd()
         reset)
             # The action comes first: `linkd reset request --app NAME --email ADDR`.
             if ((cword == 2)); then values=request; elif [[ ${words[2]} == request ]]; then options='--app --email --password-stdin'; fi ;;
+        confirm)
+            # The action comes first: `linkd confirm resend --app NAME --email ADDR`.
+            if ((cword == 2)); then values=resend; elif [[ ${words[2]} == resend ]]; then options='--app --email --retry'; fi ;;
         login) options='--app --email --provider' ;;
         completions)
             options='--list'

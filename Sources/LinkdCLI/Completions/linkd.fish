@@ -45,6 +45,7 @@ complete -c linkd -n __linkd_needs_command -a unregister -d 'Stop linkd opening 
 complete -c linkd -n __linkd_needs_command -a status -d 'Show which schemes open in linkd, whether the daemon can be reached, and the apps loaded'
 complete -c linkd -n __linkd_needs_command -a daemon -d "Run the linkd daemon (socket-activated by systemd, or started by 'linkd open')"
 complete -c linkd -n __linkd_needs_command -a reset -d "Ask an app's backend to email a password-reset link"
+complete -c linkd -n __linkd_needs_command -a confirm -d "Ask an App Services app's backend to confirm an account again"
 complete -c linkd -n __linkd_needs_command -a login -d 'Sign in to an app: by an emailed magic link, or with a provider in the browser'
 complete -c linkd -n __linkd_needs_command -a completions -d 'Print the shell completion script for bash, zsh or fish'
 
@@ -81,6 +82,12 @@ complete -c linkd -n '__linkd_is reset; and __linkd_words 1' -a request -d 'Emai
 complete -c linkd -n '__linkd_is reset; and contains -- request (commandline -opc)[3]' -l app -x -a '(__linkd_list apps)' -d 'The app, as its apps.d file names it'
 complete -c linkd -n '__linkd_is reset; and contains -- request (commandline -opc)[3]' -l email -x -d "The account's email address"
 complete -c linkd -n '__linkd_is reset; and contains -- request (commandline -opc)[3]' -l password-stdin -d 'For a reset function: read the new password from one line of standard input'
+
+# The action comes first: linkd confirm resend --app NAME --email ADDR.
+complete -c linkd -n '__linkd_is confirm; and __linkd_words 1' -a resend -d 'Confirm an account again'
+complete -c linkd -n '__linkd_is confirm; and contains -- resend (commandline -opc)[3]' -l app -x -a '(__linkd_list apps)' -d 'The app, as its apps.d file names it'
+complete -c linkd -n '__linkd_is confirm; and contains -- resend (commandline -opc)[3]' -l email -x -d "The account's email address"
+complete -c linkd -n '__linkd_is confirm; and contains -- resend (commandline -opc)[3]' -l retry -d "Run the app's custom confirmation function again instead of sending the email"
 
 complete -c linkd -n '__linkd_is login' -l app -x -a '(__linkd_list apps)' -d 'The app, as its apps.d file names it'
 complete -c linkd -n '__linkd_is login' -l email -x -d 'Email a magic link to this address'
