@@ -14,9 +14,8 @@ extension GoTrueDoubleTests {
 
     /// The stand-in's answer to an authorization request, with `query` added to a valid one.
     private func authorize(_ apple: AppleDouble, _ query: String) async throws -> (status: Int, body: String) {
-        let url = try #require(URL(string: apple.authorizeURL + "?" + query))
-        let (data, response) = try await URLSession.shared.data(from: url)
-        return (try #require(response as? HTTPURLResponse).statusCode, String(decoding: data, as: UTF8.self))
+        let response = try await CurlTransport().send(HTTPRequest(method: "GET", url: apple.authorizeURL + "?" + query))
+        return (response.status, String(decoding: response.body, as: UTF8.self))
     }
 
     /// The hidden fields of Apple's `form_post` page.

@@ -25,22 +25,27 @@ import FoundationNetworking
         current: Bool = true,
         apiKey: String? = GoTrueDouble.apiKey
     ) async throws -> Reply {
-        var request = URLRequest(url: try #require(URL(string: double.baseURL + "/auth/v1" + target)))
-        request.httpMethod = method
-        if let apiKey { request.setValue(apiKey, forHTTPHeaderField: "apikey") }
-        if current { request.setValue("2024-01-01", forHTTPHeaderField: "X-Supabase-Api-Version") }
-        if let bearer { request.setValue("bearer " + bearer, forHTTPHeaderField: "Authorization") }
+        // Through linkd's own transport (libcurl), not URLSession, whose Linux implementation crashed the test runner
+        // now and then under the sanitizers.
+        var headers: [(name: String, value: String)] = []
+        if let apiKey { headers.append(("apikey", apiKey)) }
+        if current { headers.append(("X-Supabase-Api-Version", "2024-01-01")) }
+        if let bearer { headers.append(("Authorization", "bearer " + bearer)) }
+        var bytes: [UInt8] = []
         if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            headers.append(("Content-Type", "application/json"))
+            bytes = Array(try JSONSerialization.data(withJSONObject: body))
         }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-        }
-        return Reply(status: http.statusCode, headers: headers, body: data)
+        let request = HTTPRequest(
+            method: method,
+            url: double.baseURL + "/auth/v1" + target,
+            headers: headers,
+            body: bytes
+        )
+        let response = try await CurlTransport().send(request)
+        var lowered: [String: String] = [:]
+        for (name, value) in response.headers { lowered[name.lowercased()] = value }
+        return Reply(status: response.status, headers: lowered, body: Data(response.body))
     }
 
     func decoded(_ reply: Reply) -> BackendError {
