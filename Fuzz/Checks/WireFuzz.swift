@@ -30,14 +30,16 @@ extension FuzzTarget {
         }
         require(WireProtocol.Response(line: Array(written.line.utf8)) == written, "a response reads back as another")
         guard let object = try? JSONValue.parse(line) else { return }
-        if let question = WireProtocol.PasswordQuestion(object) {
-            let reread = (try? JSONValue.parse(Array(question.line.utf8))).flatMap(WireProtocol.PasswordQuestion.init)
-            require(reread == question, "a password question reads back as another")
+        if let question = WireProtocol.SecretQuestion(object) {
+            let reread = (try? JSONValue.parse(Array(question.line.utf8))).flatMap(WireProtocol.SecretQuestion.init)
+            require(reread == question, "a question for a secret reads back as another")
         }
-        if let password = WireProtocol.password(inAnswer: object) {
-            let answer = WireProtocol.passwordAnswer(password)
-            let reread = WireProtocol.password(inAnswer: try? JSONValue.parse(Array(answer.utf8)))
-            require(reread?.revealed() == password.revealed(), "a password answer reads back as another")
+        for asked in [WireProtocol.SecretQuestion.Asked.password, .code] {
+            let question = WireProtocol.SecretQuestion(asked, prompt: "", error: nil)
+            guard let secret = WireProtocol.secret(inAnswer: object, to: question) else { continue }
+            let answer = WireProtocol.answer(secret, to: question)
+            let reread = WireProtocol.secret(inAnswer: try? JSONValue.parse(Array(answer.utf8)), to: question)
+            require(reread?.revealed() == secret.revealed(), "an answer reads back as another")
         }
     }
 }

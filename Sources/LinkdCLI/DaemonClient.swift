@@ -100,7 +100,7 @@ struct DaemonClient {
     /// The response to the oldest request not yet answered; `nil` when the connection ended first. A password
     /// question the daemon asks on the way is answered with `answer`, a confirmation with `confirm`.
     mutating func receive(
-        answer: (WireProtocol.PasswordQuestion) -> Secret? = { _ in nil },
+        answer: (WireProtocol.SecretQuestion) -> Secret? = { _ in nil },
         confirm: (WireProtocol.ConfirmQuestion) -> Bool = { _ in false }
     ) async -> WireProtocol.Response? {
         switch await receive(within: Self.answerTimeout, answer: answer, confirm: confirm) {
@@ -123,7 +123,7 @@ struct DaemonClient {
     /// way are answered with `answer` and `confirm`.
     mutating func receive(
         within timeout: Duration,
-        answer: (WireProtocol.PasswordQuestion) -> Secret? = { _ in nil },
+        answer: (WireProtocol.SecretQuestion) -> Secret? = { _ in nil },
         confirm: (WireProtocol.ConfirmQuestion) -> Bool = { _ in false }
     ) async -> Received {
         guard let socket = connection?.socket, var reader = connection?.reader else { return .gone }
@@ -142,8 +142,8 @@ struct DaemonClient {
             let line = read.bytes
             let object = try? JSONValue.parse(line)
             let reply: String
-            if let question = object.flatMap(WireProtocol.PasswordQuestion.init) {
-                reply = WireProtocol.passwordAnswer(answer(question))
+            if let question = object.flatMap(WireProtocol.SecretQuestion.init) {
+                reply = WireProtocol.answer(answer(question), to: question)
             } else if let question = object.flatMap(WireProtocol.ConfirmQuestion.init) {
                 reply = WireProtocol.confirmAnswer(confirm(question))
             } else {

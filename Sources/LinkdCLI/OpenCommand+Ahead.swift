@@ -66,7 +66,7 @@ extension OpenCommand {
                 let shown = resolver.map { RouteOutput.redacted(input, try? $0.resolve(LinkURL(parsing: bytes))) }
                 let request = WireProtocol.Request.open(
                     url: input,
-                    interactive: prompt.source != nil,
+                    interactive: prompt.canAnswer,
                     canConfirm: prompt.canConfirm
                 )
                 toSend.append(Sent(number: count, shownInput: shown, request: request))
@@ -126,9 +126,9 @@ extension OpenCommand {
         var gavePassword = false
         let response = await client.receive(
             answer: { question in
-                let password = prompt.answer(question)
-                gavePassword = gavePassword || password != nil
-                return password
+                let secret = prompt.answer(question)
+                gavePassword = gavePassword || (question.asked == .password && secret != nil)
+                return secret
             },
             confirm: { prompt.confirm($0) }
         )

@@ -5,11 +5,11 @@ import LinkdFormats
 import LinkdRouting
 import LinkdWire
 
-/// `linkd open [--json] [--password-stdin] URL...`: hands links to the daemon, starting it if needed.
+/// `linkd open [--json] [--password-stdin] [--code-stdin] URL...`: hands links to the daemon, starting it if needed.
 struct OpenCommand: Command {
     static let name = "open"
     static let abstract = "Hand links to the linkd daemon, starting it if needed."
-    static let usage = "linkd open [--json] [--password-stdin] [--web] <url> ..."
+    static let usage = "linkd open [--json] [--password-stdin] [--code-stdin] [--web] <url> ..."
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -23,6 +23,8 @@ struct OpenCommand: Command {
         A reset link asks for the new password: from standard input with --password-stdin, else on the
         terminal (no echo, asked twice), else through $LINKD_ASKPASS, zenity, kdialog or
         systemd-ask-password (the prompt is its argument, the password its first line of output).
+        When the account has a second factor (Supabase MFA), the code of its authenticator app is
+        asked for first, the same way (--code-stdin: one line of standard input, before the password's).
 
         This is what the desktop entry runs (Exec=linkd open %u). The links are overwritten in this
         process's arguments as soon as they are read.
@@ -37,6 +39,7 @@ struct OpenCommand: Command {
     static let options: [CommandOption] = [
         .flag("--json", "Print one JSON object per link: the daemon's answer."),
         .flag("--password-stdin", "Answer a password prompt with one line of standard input."),
+        .flag("--code-stdin", "Answer a code prompt (a second factor's) with one line of standard input."),
         .flag(
             "--web",
             "The links were clicked (linkd-web.desktop runs this): a link an app's own site assigns to the app goes to "
@@ -46,6 +49,7 @@ struct OpenCommand: Command {
 
     var json: Bool
     var passwordFromStdin: Bool
+    var codeFromStdin: Bool
     /// Whether the links are clicked web links (`--web`), which go to an app only when its site says so.
     var isWeb: Bool
     var urls: [[UInt8]]
@@ -55,11 +59,13 @@ struct OpenCommand: Command {
         urls = try scanner.links(command: Self.name)
         json = scanner.flags.contains("--json")
         passwordFromStdin = scanner.flags.contains("--password-stdin")
+        codeFromStdin = scanner.flags.contains("--code-stdin")
         isWeb = scanner.flags.contains("--web")
         if isWeb && urls.contains(Array("-".utf8)) { throw .conflict("--web", "-", command: Self.name) }
         if passwordFromStdin && urls.contains(Array("-".utf8)) {
             throw .conflict("--password-stdin", "-", command: Self.name)
         }
+        if codeFromStdin && urls.contains(Array("-".utf8)) { throw .conflict("--code-stdin", "-", command: Self.name) }
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
@@ -73,6 +79,7 @@ struct OpenCommand: Command {
         var client = DaemonClient(paths: paths)
         var prompt = PasswordPrompt(
             passwordFromStdin: passwordFromStdin,
+            codeFromStdin: codeFromStdin,
             console: console,
             environment: ProcessInfo.processInfo.environment
         )

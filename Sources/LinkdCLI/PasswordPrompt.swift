@@ -3,34 +3,50 @@ import LinkdFormats
 import LinkdSystem
 import LinkdWire
 
-/// Where `linkd open` gets the new password the daemon asks for, in order: one line of standard input
-/// with `--password-stdin`; the terminal when standard input is one (no echo, asked twice; a refused password is
-/// asked again); else an askpass program run like `SSH_ASKPASS`. It never opens `/dev/tty`.
+/// Where `linkd open` gets the secrets the daemon asks for — the new password, a code — in order: the next line of
+/// standard input for what `--password-stdin` or `--code-stdin` names (one line per question, in the order asked);
+/// the terminal when standard input is one (no echo; a password is asked twice; a refused answer is asked again);
+/// else an askpass program run like `SSH_ASKPASS`. It never opens `/dev/tty`.
 struct PasswordPrompt {
     enum Source: Equatable {
-        case standardInput
         case terminal
         /// The program and the arguments that come before the prompt.
         case askpass([String])
     }
 
+    /// Where the person answers what standard input does not: the terminal (when standard input is one and answers
+    /// nothing) or an askpass program; `nil` when neither can ask.
     let source: Source?
+    /// What standard input answers, one line each.
+    let fromStandardInput: Set<WireProtocol.SecretQuestion.Asked>
     let console: Console
-    private var stdinUsed = false
+    /// What was read of standard input beyond the last line taken.
+    private var unread: [UInt8] = []
+    private var standardInputEnded = false
     /// The askpass program, when it was asked for (for the current link) and cannot be run: not the person
     /// cancelling, but an error.
     var missingAskpass: String?
 
-    init(passwordFromStdin: Bool, console: Console, environment: [String: String]) {
+    init(
+        passwordFromStdin: Bool,
+        codeFromStdin: Bool = false,
+        console: Console,
+        environment: [String: String]
+    ) {
         self.console = console
-        if passwordFromStdin {
-            source = .standardInput
-        } else if FileDescriptor.standardInput.isTerminal {
+        var lines: Set<WireProtocol.SecretQuestion.Asked> = []
+        if passwordFromStdin { lines.insert(.password) }
+        if codeFromStdin { lines.insert(.code) }
+        fromStandardInput = lines
+        if lines.isEmpty && FileDescriptor.standardInput.isTerminal {
             source = .terminal
         } else {
             source = Self.askpass(environment: environment).map(Source.askpass)
         }
     }
+
+    /// Whether any question can be answered: by standard input, the terminal or an askpass program.
+    var canAnswer: Bool { !fromStandardInput.isEmpty || source != nil }
 
     /// The askpass command: `$LINKD_ASKPASS`, else zenity, kdialog or systemd-ask-password from `PATH`.
     static func askpass(environment: [String: String]) -> [String]? {
@@ -45,19 +61,22 @@ struct PasswordPrompt {
         return nil
     }
 
-    /// The answer to `question`: a password, or `nil` when none can be given (cancelled, standard input already read,
-    /// or a refused password where only a terminal may ask again).
-    mutating func answer(_ question: WireProtocol.PasswordQuestion) -> Secret? {
+    /// The answer to `question`: a password or code, or `nil` when none can be given (cancelled, standard input
+    /// ended, or a refused answer where only a terminal may ask again).
+    mutating func answer(_ question: WireProtocol.SecretQuestion) -> Secret? {
+        if fromStandardInput.contains(question.asked) {
+            guard question.error == nil else { return nil }
+            return nextStandardInputLine()
+        }
         switch source {
         case nil:
             return nil
-        case .standardInput:
-            guard !stdinUsed else { return nil }
-            stdinUsed = true
-            return readStandardInputLine()
         case .terminal:
             if let error = question.error { console.writeError("\(error)\n") }
-            return askTerminal(question.prompt)
+            switch question.asked {
+            case .password: return askTerminal(question.prompt)
+            case .code: return readHidden("\(question.prompt): ").flatMap { $0.isEmpty ? nil : Secret($0) }
+            }
         case .askpass(let command):
             guard question.error == nil else { return nil }
             guard Askpass.canRun(command[0]) else {
@@ -83,17 +102,17 @@ struct PasswordPrompt {
         return answer == "y" || answer == "yes"
     }
 
-    private func readStandardInputLine() -> Secret? {
-        var line: [UInt8] = []
-        while line.count <= 4096 {
+    /// The next line of standard input (at most 4 KiB of it; a CR before its LF dropped); `nil` at its end or for an
+    /// empty line.
+    private mutating func nextStandardInputLine() -> Secret? {
+        while !unread.contains(UInt8(ascii: "\n")) && unread.count <= 4096 && !standardInputEnded {
             let chunk = console.readInput()
-            guard !chunk.isEmpty else { break }
-            if let newline = chunk.firstIndex(of: UInt8(ascii: "\n")) {
-                line += chunk[..<newline]
-                break
-            }
-            line += chunk
+            if chunk.isEmpty { standardInputEnded = true } else { unread += chunk }
         }
+        guard !unread.isEmpty else { return nil }
+        let end = unread.firstIndex(of: UInt8(ascii: "\n")) ?? unread.endIndex
+        var line = Array(unread[..<min(end, unread.startIndex + 4097)])
+        unread = end < unread.endIndex ? Array(unread[(end + 1)...]) : []
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         return line.isEmpty ? nil : Secret(String(decoding: line, as: UTF8.self))
     }

@@ -94,7 +94,7 @@ struct ResetCommand: Command {
             console: console,
             environment: CurrentProcess.environment
         )
-        let question = WireProtocol.PasswordQuestion(prompt: "New password for \(masked) (\(app))", error: nil)
+        let question = WireProtocol.SecretQuestion(prompt: "New password for \(masked) (\(app))", error: nil)
         guard let password = prompt.answer(question) else {
             if let missing = prompt.missingAskpass {
                 throw .failed("the askpass program '\(missing)' cannot be found or run", exitCode: .unavailable)

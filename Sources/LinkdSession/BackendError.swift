@@ -10,6 +10,10 @@ package struct BackendError: Error, Sendable, Equatable, CustomStringConvertible
         case rateLimited
         /// A server-side failure worth retrying (5xx, maintenance).
         case temporary
+        /// A code the person typed was refused (a wrong or stale authenticator code); it may be asked again.
+        case codeRejected
+        /// The backend asks for a second factor (MFA) before it does what was asked (`insufficient_aal`).
+        case secondFactorRequired
         /// Any other refusal: the request itself was wrong for this backend.
         case refused
     }

@@ -38,6 +38,38 @@ package struct GoTrueClient: Sendable {
         return try GoTrueSession(await call("POST", "/verify", body: body, secrets: [tokenHash]))
     }
 
+    /// `POST /verify` with an emailed 6-digit code: `{"email", "token", "type"}` (`recovery` for a reset email's code,
+    /// `email` for a magic link's; GoTrue's `verify.go`, `verifyPost`), checked against the email's token with or
+    /// without PKCE; a wrong or expired code is `403 otp_expired`.
+    package func verify(email: String, code: Secret, type: String) async throws(SessionError) -> GoTrueSession {
+        let body = JSONValue.object([
+            ("email", .string(email)), ("token", .string(code.revealed())), ("type", .string(type)),
+        ])
+        return try GoTrueSession(await call("POST", "/verify", body: body, secrets: [code]))
+    }
+
+    /// `POST /factors/{id}/challenge` for the session (GoTrue's `internal/api/mfa.go`, `ChallengeFactor`): the
+    /// challenge's id, which the code is verified against; GoTrue texts the code for a phone factor here.
+    package func challenge(_ factor: SecondFactor, accessToken: Secret) async throws(SessionError) -> String {
+        let answer = try await call("POST", "/factors/\(factor.id)/challenge", bearer: accessToken, body: .object([]))
+        guard let id = answer["id"]?.stringValue, !id.isEmpty else { throw .badResponse("a challenge without an id") }
+        return id
+    }
+
+    /// `POST /factors/{id}/verify` with `challenge_id` and the code (`mfa.go`, `VerifyFactor`): the session, now at
+    /// AAL2 (the user's other sessions of a lower level end). A wrong code is `422 mfa_verification_failed`.
+    package func verify(
+        _ factor: SecondFactor,
+        challenge: String,
+        code: Secret,
+        accessToken: Secret
+    ) async throws(SessionError) -> GoTrueSession {
+        let body = JSONValue.object([("challenge_id", .string(challenge)), ("code", .string(code.revealed()))])
+        return try GoTrueSession(
+            await call("POST", "/factors/\(factor.id)/verify", bearer: accessToken, body: body, secrets: [code])
+        )
+    }
+
     /// `POST /token?grant_type=pkce`: the session for a PKCE link's `code`, proved by the stored verifier.
     package func exchange(code: Secret, verifier: Secret) async throws(SessionError) -> GoTrueSession {
         let body = JSONValue.object([

@@ -10,6 +10,8 @@ package enum GoTrueErrorBody {
         "refresh_token_already_used", "flow_state_not_found", "flow_state_expired",
     ]
     static let passwordCodes: Set<String> = ["weak_password", "same_password"]
+    /// Codes of a refused MFA code: a wrong one, or a challenge that expired while the person typed.
+    static let codeRejectedCodes: Set<String> = ["mfa_verification_failed", "mfa_challenge_expired"]
     static let rateLimitCodes: Set<String> = ["over_request_rate_limit", "over_email_send_rate_limit"]
 
     /// The error a response with `status`, the `x-sb-error-code` header value (if any) and `body` stands for; the
@@ -41,6 +43,8 @@ package enum GoTrueErrorBody {
     private static func kind(code: String, status: Int, message: String) -> BackendError.Kind {
         if linkGone.contains(code) { return .linkExpiredOrUsed }
         if passwordCodes.contains(code) { return .passwordRejected }
+        if codeRejectedCodes.contains(code) { return .codeRejected }
+        if code == "insufficient_aal" { return .secondFactorRequired }
         // bcrypt's limit comes back as a generic validation failure; its message is the only sign.
         if code == "validation_failed" && message.hasPrefix("Password ") { return .passwordRejected }
         if rateLimitCodes.contains(code) || status == 429 { return .rateLimited }

@@ -34,12 +34,14 @@ package struct GoTrueSession: Sendable {
     }
 }
 
-/// The parts of a GoTrue user linkd shows or hands on: id, email and provider.
+/// The parts of a GoTrue user linkd shows or hands on: id, email and provider, and the second factors a reset proves.
 package struct GoTrueUser: Sendable, Equatable {
     package var id: String
     package var email: String
     /// How the user signed up (`email`, `github`, `apple` …): `app_metadata.provider`; `email` when it is not said.
     package var provider: String
+    /// The user's verified MFA factors (`factors`).
+    package var factors: SecondFactors
 
     /// Reads a user from GoTrue's answer.
     ///
@@ -49,5 +51,6 @@ package struct GoTrueUser: Sendable, Equatable {
         self.id = id
         email = object["email"]?.stringValue ?? ""
         provider = object["app_metadata"]?["provider"]?.stringValue ?? "email"
+        factors = SecondFactors(object["factors"])
     }
 }

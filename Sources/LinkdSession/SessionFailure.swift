@@ -67,10 +67,13 @@ extension SessionError {
             case .rateLimited: (.temporary, "the backend asks to wait: \(backend); try again later")
             case .temporary: (.temporary, "the backend failed: \(backend); try again later")
             case .refused: (.refused, "the backend refused the request: \(backend)")
+            case .codeRejected: (.refused, "the code was refused: \(backend)")
+            case .secondFactorRequired: (.refused, "the backend asks for a second factor: \(backend)")
             }
         case .transport(let transport): (.unreachable, transport.description)
         case .badResponse: (.unreachable, description)
         case .notAnEmailedLink: (.notAnEmailedLink, description)
+        case .noUsableSecondFactor: (.refused, description)
         }
     }
 }

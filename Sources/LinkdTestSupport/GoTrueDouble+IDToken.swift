@@ -66,7 +66,7 @@ extension GoTrueService {
         }
         let owner = appleUser(sub: sub, claims: claims, &state)
         let tokens = issue(&state, user: owner, method: "oauth")
-        return .json(200, sessionObject(tokens, user: owner))
+        return .json(200, sessionObject(tokens, user: owner, state))
     }
 
     /// The user of an Apple identity: known by its `sub`, else the user with the token's verified email (linked

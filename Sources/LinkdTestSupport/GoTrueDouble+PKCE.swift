@@ -61,7 +61,7 @@ extension GoTrueService {
         state.flows[code] = nil
         let owner = try user(flow.userID, state)
         let tokens = issue(&state, user: owner, method: flow.method)
-        return .json(200, sessionObject(tokens, user: owner))
+        return .json(200, sessionObject(tokens, user: owner, state))
     }
 
     /// `POST /token?grant_type=password` (`token.go ResourceOwnerPasswordGrant`): a session signed in by password,
@@ -74,7 +74,7 @@ extension GoTrueService {
             throw Failure(status: 400, code: "invalid_credentials", message: "Invalid login credentials")
         }
         let tokens = issue(&state, user: owner, method: "password")
-        return .json(200, sessionObject(tokens, user: owner))
+        return .json(200, sessionObject(tokens, user: owner, state))
     }
 
     /// BASE64URL(SHA-256(verifier)), computed by `openssl dgst` so the double does not share linkd's own hash.

@@ -37,6 +37,7 @@ extension GoTrueService {
             case ("POST", "/auth/v1/logout"): return try logout(request, &state)
             case ("POST", "/auth/v1/recover"): return try recover(request, &state)
             case ("POST", "/auth/v1/otp"): return try otp(request, &state)
+            case ("POST", let path) where path.hasPrefix("/auth/v1/factors/"): return try factor(request, &state)
             default: throw Failure(status: 404, code: "not_found", message: "Not found")
             }
         } catch var failure as Failure {
@@ -99,28 +100,32 @@ extension GoTrueService {
         return user
     }
 
-    func userObject(_ user: GoTrueState.User) -> [String: Any] {
-        [
+    func userObject(_ user: GoTrueState.User, _ state: GoTrueState) -> [String: Any] {
+        var object: [String: Any] = [
             "id": user.id, "aud": "authenticated", "role": "authenticated", "email": user.email, "phone": "",
             "app_metadata": ["provider": user.provider, "providers": [user.provider]], "user_metadata": [:],
         ]
+        let factors = state.factors.values.filter { $0.userID == user.id }.sorted { $0.id < $1.id }
+        if !factors.isEmpty { object["factors"] = factors.map(factorObject) }
+        return object
     }
 
     func sessionObject(
         _ tokens: (access: String, refresh: String, expiresAt: Int),
-        user: GoTrueState.User
+        user: GoTrueState.User,
+        _ state: GoTrueState
     )
         -> [String: Any]
     {
         [
             "access_token": tokens.access, "token_type": "bearer", "expires_in": tokens.expiresAt - now,
-            "expires_at": tokens.expiresAt, "refresh_token": tokens.refresh, "user": userObject(user),
+            "expires_at": tokens.expiresAt, "refresh_token": tokens.refresh, "user": userObject(user, state),
         ]
     }
 
     private func getUser(_ request: ReceivedRequest, _ state: inout GoTrueState) throws -> DoubleResponse {
         let (session, _) = try session(of: request, state)
-        return .json(200, userObject(try user(session.userID, state)))
+        return .json(200, userObject(try user(session.userID, state), state))
     }
 
     private func updateUser(_ request: ReceivedRequest, _ state: inout GoTrueState) throws -> DoubleResponse {
@@ -144,6 +149,14 @@ extension GoTrueService {
             )
         }
         var user = try user(session.userID, state)
+        // `user.go`: a user with a verified factor changes the password only in an AAL2 session.
+        if state.factors.values.contains(where: { $0.userID == user.id && $0.verified }) && session.aal != "aal2" {
+            throw Failure(
+                status: 401,
+                code: "insufficient_aal",
+                message: "AAL2 session is required to update email or password when MFA is enabled."
+            )
+        }
         guard password != user.password else {
             throw Failure(
                 status: 422,
@@ -158,7 +171,7 @@ extension GoTrueService {
             state.sessions[id]?.revoked = true
         }
         state.recoveryHashes = state.recoveryHashes.filter { $0.value != user.id }
-        return .json(200, userObject(user))
+        return .json(200, userObject(user, state))
     }
 
     private func token(_ request: ReceivedRequest, _ state: inout GoTrueState) throws -> DoubleResponse {
@@ -196,7 +209,7 @@ extension GoTrueService {
         state.usedRefreshTokens.insert(refresh)
         let owner = try user(session.userID, state)
         let tokens = issue(&state, user: owner, method: session.method, sessionID: sessionID)
-        return .json(200, sessionObject(tokens, user: owner))
+        return .json(200, sessionObject(tokens, user: owner, state))
     }
 
     private func verify(_ request: ReceivedRequest, _ state: inout GoTrueState) throws -> DoubleResponse {
@@ -233,7 +246,7 @@ extension GoTrueService {
         }
         let owner = try user(userID, state)
         let tokens = issue(&state, user: owner, method: "otp")
-        return .json(200, sessionObject(tokens, user: owner))
+        return .json(200, sessionObject(tokens, user: owner, state))
     }
 
     private func logout(_ request: ReceivedRequest, _ state: inout GoTrueState) throws -> DoubleResponse {

@@ -185,10 +185,13 @@ final class GoTrueService: Sendable {
             state.sessions[session] = GoTrueState.Session(id: session, userID: user.id, method: method)
         }
         let expires = now + expiresIn
+        let aal = state.sessions[session]?.aal ?? "aal1"
+        // GoTrue lists every method the session was proved by: a second factor's comes first once verified.
+        let methods = (aal == "aal2" ? ["totp"] : []) + [method]
         let claims: [String: Any] = [
             "iss": "http://127.0.0.1/auth/v1", "sub": user.id, "aud": "authenticated", "exp": expires, "iat": now,
-            "email": user.email, "role": "authenticated", "aal": "aal1", "session_id": session,
-            "amr": [["method": method, "timestamp": now]], "is_anonymous": false,
+            "email": user.email, "role": "authenticated", "aal": aal, "session_id": session,
+            "amr": methods.map { ["method": $0, "timestamp": now] }, "is_anonymous": false,
         ]
         let access = Self.jwt(claims: claims, nonce: state.next("n"))
         state.accessTokens[access] = GoTrueState.AccessToken(sessionID: session, expires: expires)

@@ -17,6 +17,25 @@ struct GoTrueState {
         /// `POST /verify`, the flow's method (`recovery`) through PKCE, `password` (or `oauth`, …) for a sign-in.
         var method: String
         var revoked = false
+        /// `aal1`, or `aal2` once a second factor was verified for it.
+        var aal = "aal1"
+    }
+
+    /// An MFA factor (GoTrue's `models.Factor`): a TOTP factor holds the secret its authenticator app has.
+    struct Factor {
+        var id: String
+        var userID: String
+        var type: String
+        var friendlyName: String
+        var verified: Bool
+        var secret: [UInt8]
+    }
+
+    /// A challenge of a factor (`POST /factors/{id}/challenge`), which one verify uses up.
+    struct Challenge {
+        var factorID: String
+        var created: Int
+        var verified = false
     }
 
     struct AccessToken {
@@ -43,6 +62,9 @@ struct GoTrueState {
     var appleClientIDs: [String] = []
     var appleKeys: RSAKeyFiles? = nil
     var appleIdentities: [String: String] = [:]
+    /// MFA factors by id, and their challenges by id.
+    var factors: [String: Factor] = [:]
+    var challenges: [String: Challenge] = [:]
     /// Answers forced on the next requests (status, count), whatever they ask.
     var faults: [Int] = []
     /// Whether error messages quote the request (its body and Authorization), as a careless gateway's do.

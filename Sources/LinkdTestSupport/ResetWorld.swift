@@ -91,6 +91,40 @@ package final class ResetWorld: Sendable {
         try world.run(["open", "--password-stdin", url], stdin: Data((password + "\n").utf8), extra: extra)
     }
 
+    /// `linkd open URL` on a terminal (script(1) gives it a pseudo-terminal) with a person typing: each answer's
+    /// `text` is typed once its `prompt` has shown `count` times, and the run ends once linkd says `done:` or
+    /// `Error:` (bounded at 120 s: a typist that gives up leaves no one waiting).
+    ///
+    /// - Returns: what the terminal showed (without CRs), the shell's exit status, and what went to its standard error.
+    /// - Throws: when the scripts cannot be written or the shell cannot be started.
+    package func openOnTerminal(
+        _ url: String,
+        typing answers: [(prompt: String, count: Int, text: String)]
+    ) throws -> (shown: String, status: Int32, problems: String) {
+        let output = world.root.appendingPathComponent("terminal-\(UUID().uuidString).txt")
+        let typed = answers.map { "type '\($0.prompt)' \($0.count) '\($0.text)'" }.joined(separator: "\n")
+        let typist = try script(
+            "typist-\(UUID().uuidString).sh",
+            """
+            seen() { [ "$(grep -c "$1" \(output.path) 2>/dev/null)" -ge "$2" ]; }
+            wait_for() { n=0; until seen "$1" "$2"; do sleep 0.05; n=$((n+1)); [ $n -gt 600 ] && exit 1; done; }
+            type() { wait_for "$1" "$2"; printf '%s\\n' "$3"; }
+            \(typed)
+            n=0; until grep -q -e '^done:' -e 'Error:' \(output.path); do sleep 0.05; n=$((n+1)); [ $n -gt 600 ] && exit 1; done
+
+            """
+        )
+        let command =
+            "\(typist.path) | timeout 120 script -qefc '\(LinkdProcess.executable.path) open \"\(url)\"' /dev/null "
+            + "> \(output.path)"
+        let errors = world.root.appendingPathComponent("terminal-errors-\(UUID().uuidString).txt")
+        let shell = try world.start(["-c", command], executable: "/bin/sh", stderrPath: errors.path)
+        shell.waitUntilExit()
+        let shown = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").replacingOccurrences(of: "\r", with: "")
+        let problems = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        return (shown, shell.terminationStatus, problems)
+    }
+
     /// Everything a leak could hide in: the daemon's log, the spool's file names, and the argv and environment of
     /// the world's daemons.
     package func leakSurfaces() -> String {

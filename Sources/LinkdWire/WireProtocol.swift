@@ -1,7 +1,7 @@
 package import LinkdFormats
 
 /// The daemon's wire protocol: newline-delimited JSON on the socket, one request per line, one ``Response`` per
-/// request. The daemon may ask the client for a password in between (``PasswordQuestion``).
+/// request. The daemon may ask the client for a password in between (``SecretQuestion``).
 package enum WireProtocol {
     /// The longest request line, in bytes.
     package static let maximumLine = 65_536
@@ -83,16 +83,5 @@ package enum WireProtocol {
                 ).serialized
             }
         }
-    }
-
-    /// The client's answer to a ``PasswordQuestion``: `{"password": "…"}`, or `{"password": null}` when it has none.
-    package static func passwordAnswer(_ password: Secret?) -> String {
-        JSONValue.object([("password", password.map { .string($0.revealed()) } ?? .null)]).serialized
-    }
-
-    /// The password in a client's answer; `nil` for `{"password": null}`, an empty one, or anything else.
-    package static func password(inAnswer answer: JSONValue?) -> Secret? {
-        guard let password = answer?["password"]?.stringValue, !password.isEmpty else { return nil }
-        return Secret(password)
     }
 }

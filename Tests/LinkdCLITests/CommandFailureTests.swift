@@ -33,7 +33,7 @@ import Testing
                     stdout: "",
                     stderr: """
                         Error: unknown option '--xml'
-                        Usage: linkd open [--json] [--password-stdin] [--web] <url> ...
+                        Usage: linkd open [--json] [--password-stdin] [--code-stdin] [--web] <url> ...
                           See 'linkd open --help' for more information.
 
                         """,

@@ -93,6 +93,11 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
             return passwords.withLock { $0.isEmpty ? nil : Secret($0.removeFirst()) }
         }
 
+        func code(prompt: String, rejection: BackendError?) async -> Secret? {
+            prompts.withLock { $0.append(prompt) }
+            return nil
+        }
+
         var isWaiting: Bool { true }
         var canConfirm: Bool { false }
         func confirm(prompt: String) async -> Bool { false }

@@ -21,6 +21,7 @@ import Testing
         init(answer: Bool) { self.answer = answer }
 
         func newPassword(prompt: String, rejection: BackendError?) async -> Secret? { nil }
+        func code(prompt: String, rejection: BackendError?) async -> Secret? { nil }
         var isWaiting: Bool { true }
         var canConfirm: Bool { true }
         func confirm(prompt: String) async -> Bool {

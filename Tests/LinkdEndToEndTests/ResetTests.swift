@@ -291,32 +291,16 @@ import Testing
     @Test func onATerminalThePasswordIsAskedTwiceWithoutEchoAndAgainAfterARefusal() throws {
         let reset = try ResetWorld()
         let link = try reset.recoveryLink()
-        let output = reset.world.root.appendingPathComponent("terminal.txt")
-        // A person at a terminal (script(1) gives linkd open a pty): each answer typed once its prompt shows.
-        let typist = try reset.script(
-            "typist.sh",
-            """
-            seen() { [ "$(grep -c "$1" \(output.path) 2>/dev/null)" -ge "$2" ]; }
-            type() { n=0; until seen "$1" "$2"; do sleep 0.05; n=$((n+1)); [ $n -gt 600 ] && exit 1; done; printf '%s\\n' "$3"; }
-            type 'New password for' 1 abc
-            type 'Repeat the new password' 1 abc
-            type 'New password for' 2 \(Self.password)
-            type 'Repeat the new password' 2 typo
-            type 'New password for' 3 \(Self.password)
-            type 'Repeat the new password' 3 \(Self.password)
-            n=0; until grep -q -e '^done:' -e 'Error:' \(output.path); do sleep 0.05; n=$((n+1)); [ $n -gt 600 ] && exit 1; done
-
-            """
+        // A person at a terminal: each answer typed once its prompt shows.
+        let (shown, status, problems) = try reset.openOnTerminal(
+            link.url,
+            typing: [
+                ("New password for", 1, "abc"), ("Repeat the new password", 1, "abc"),
+                ("New password for", 2, Self.password), ("Repeat the new password", 2, "typo"),
+                ("New password for", 3, Self.password), ("Repeat the new password", 3, Self.password),
+            ]
         )
-        let command =
-            "\(typist.path) | timeout 120 script -qefc '\(LinkdProcess.executable.path) open \"\(link.url)\"' /dev/null "
-            + "> \(output.path)"  // bounded: a typist that gives up would leave linkd open waiting at its prompt
-        let errors = reset.world.root.appendingPathComponent("terminal-errors.txt")
-        let shell = try reset.world.start(["-c", command], executable: "/bin/sh", stderrPath: errors.path)
-        shell.waitUntilExit()
-        let shown = try String(contentsOf: output, encoding: .utf8).replacingOccurrences(of: "\r", with: "")
-        let problems = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-        #expect(shell.terminationStatus == 0, "\(shown)\n\(problems)\n\(reset.world.daemonLog())")
+        #expect(status == 0, "\(shown)\n\(problems)\n\(reset.world.daemonLog())")
         #expect(
             shown == """
                 New password for ada@example.com (com.example.Reset): 

@@ -52,11 +52,11 @@ struct DaemonTextTests {
 
     @Test func questionsPromptsAndErrorsAreText() throws {
         let password = try #require(
-            WireProtocol.PasswordQuestion(
+            WireProtocol.SecretQuestion(
                 .object([("ask", .string("password")), ("prompt", .string(Self.evil)), ("error", .string(Self.evil))])
             )
         )
-        #expect(password == WireProtocol.PasswordQuestion(prompt: Self.shown, error: Self.shown))
+        #expect(password == WireProtocol.SecretQuestion(prompt: Self.shown, error: Self.shown))
         let confirm = try #require(
             WireProtocol.ConfirmQuestion(.object([("ask", .string("confirm")), ("prompt", .string(Self.evil))]))
         )

@@ -193,15 +193,28 @@ import Testing
     }
 
     @Test func passwordQuestionsAndAnswers() throws {
-        let question = WireProtocol.PasswordQuestion(prompt: "New password for a***@b.c", error: "too short")
+        let question = WireProtocol.SecretQuestion(prompt: "New password for a***@b.c", error: "too short")
         #expect(question.line == #"{"ask": "password", "prompt": "New password for a***@b.c", "error": "too short"}"#)
-        #expect(WireProtocol.PasswordQuestion(try JSONValue.parse(Array(question.line.utf8))) == question)
-        #expect(WireProtocol.PasswordQuestion(try JSONValue.parse(Array(#"{"ok": true}"#.utf8))) == nil)
-        #expect(WireProtocol.passwordAnswer(Secret("pw")) == #"{"password": "pw"}"#)
-        #expect(WireProtocol.passwordAnswer(nil) == #"{"password": null}"#)
-        #expect(
-            WireProtocol.password(inAnswer: try JSONValue.parse(Array(#"{"password": "pw"}"#.utf8)))?.revealed() == "pw"
-        )
-        #expect(WireProtocol.password(inAnswer: try JSONValue.parse(Array(#"{"password": ""}"#.utf8))) == nil)
+        #expect(WireProtocol.SecretQuestion(try JSONValue.parse(Array(question.line.utf8))) == question)
+        #expect(WireProtocol.SecretQuestion(try JSONValue.parse(Array(#"{"ok": true}"#.utf8))) == nil)
+        #expect(WireProtocol.answer(Secret("pw"), to: question) == #"{"password": "pw"}"#)
+        #expect(WireProtocol.answer(nil, to: question) == #"{"password": null}"#)
+        let answer = try JSONValue.parse(Array(#"{"password": "pw"}"#.utf8))
+        #expect(WireProtocol.secret(inAnswer: answer, to: question)?.revealed() == "pw")
+        let empty = try JSONValue.parse(Array(#"{"password": ""}"#.utf8))
+        #expect(WireProtocol.secret(inAnswer: empty, to: question) == nil)
+    }
+
+    @Test func codeQuestionsAreAnsweredWithACodeNeverWithAPassword() throws {
+        let question = WireProtocol.SecretQuestion(.code, prompt: "Authenticator code for a@b.c (Notes)", error: nil)
+        #expect(question.line == #"{"ask": "code", "prompt": "Authenticator code for a@b.c (Notes)"}"#)
+        #expect(WireProtocol.SecretQuestion(try JSONValue.parse(Array(question.line.utf8))) == question)
+        #expect(WireProtocol.answer(Secret("123456"), to: question) == #"{"code": "123456"}"#)
+        let code = try JSONValue.parse(Array(#"{"code": "123456"}"#.utf8))
+        #expect(WireProtocol.secret(inAnswer: code, to: question)?.revealed() == "123456")
+        let password = try JSONValue.parse(Array(#"{"password": "123456"}"#.utf8))
+        #expect(WireProtocol.secret(inAnswer: password, to: question) == nil, "a password is no answer to a code")
+        let unknown = try JSONValue.parse(Array(#"{"ask": "pin", "prompt": "x"}"#.utf8))
+        #expect(WireProtocol.SecretQuestion(unknown) == nil)
     }
 }

@@ -79,7 +79,7 @@ _linkd()
         -h | --help | help)
             ((cword == 2)) && COMPREPLY=($(compgen -W "$commands" -- "$cur"))
             return ;;
-        open) options='--json --password-stdin --web -' ;;
+        open) options='--json --password-stdin --code-stdin --web -' ;;
         parse) options='--json --reveal -' ;;
         route) options='--json --reveal --config -' ;;
         check) options='--json --config' ;;

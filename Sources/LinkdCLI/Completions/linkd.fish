@@ -56,6 +56,7 @@ complete -c linkd -n 'not __linkd_is help -h --help --version' -s h -l help -d '
 complete -c linkd -n '__linkd_is open parse route; and string match -q -- "-*" (commandline -ct)' -a - -d 'Read links from standard input'
 complete -c linkd -n '__linkd_is open' -l json -d "Print one JSON object per link: the daemon's answer"
 complete -c linkd -n '__linkd_is open' -l password-stdin -d 'Answer a password prompt with one line of standard input'
+complete -c linkd -n '__linkd_is open' -l code-stdin -d 'Answer a code prompt (a second factor\'s) with one line of standard input'
 complete -c linkd -n '__linkd_is open' -l web -d "The links were clicked: an app's own go to it, the rest to the browser"
 complete -c linkd -n '__linkd_is parse' -l json -d 'Print one JSON object per link: the WHATWG URL API fields, or the error'
 complete -c linkd -n '__linkd_is parse' -l reveal -d "Print secrets (tokens, codes, keys) instead of '<redacted>'"

@@ -134,12 +134,13 @@ extension OpenCommand {
         }
         var prompt = PasswordPrompt(
             passwordFromStdin: passwordFromStdin,
+            codeFromStdin: codeFromStdin,
             console: console,
             environment: ProcessInfo.processInfo.environment
         )
         let request = WireProtocol.Request.open(
             url: url,
-            interactive: prompt.source != nil,
+            interactive: prompt.canAnswer,
             canConfirm: prompt.canConfirm,
             web: true
         )

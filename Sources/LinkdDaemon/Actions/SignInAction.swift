@@ -181,10 +181,10 @@ struct SignInAction: Action {
                 return .failure(error)
             }
         }
-        let session: SignInBackend.Session
+        let signedIn: SignInBackend.Session
         switch outcome {
         case .success(let value):
-            session = value
+            signedIn = value
         case .failure(let error):
             context.spool.remove(entry.id)
             giveSlot(delivery)
@@ -192,22 +192,31 @@ struct SignInAction: Action {
             context.log.warning("link \(entry.shortID): not signed in: \(failure.message)", link.logFields(entry))
             return await context.fail(failure, link: link)
         }
-        let email = session.account
+        let email = signedIn.account
         if await !isConfirmed(confirmation, app: link.appName, email: email, client: client) {
-            let signedOut = await session.signOut()
-            context.spool.remove(entry.id)
-            giveSlot(delivery)
-            context.log.notice(
-                "link \(entry.shortID): the sign-in to \(link.appName) as \(JWTClaims.mask(email)) was not confirmed"
-                    + (signedOut ? "; its session was signed out" : ""),
-                link.logFields(entry)
-            )
             let failure = WireProtocol.Failure(
                 kind: .refused,
                 reason: .notConfirmed,
                 message: "the sign-in to \(link.appName) as \(email) was not confirmed; nothing was delivered"
             )
-            return await context.fail(failure, link: link)
+            let why = "the sign-in to \(link.appName) as \(JWTClaims.mask(email)) was not confirmed"
+            return await abandon(signedIn, why: why, failure, link, entry: entry, delivery: delivery, context: context)
+        }
+        let session: SignInBackend.Session
+        switch await signedIn.steppedUp(app: link.appName, codes: client) {
+        case .success(let stronger):
+            session = stronger
+        case .failure(let failure):
+            let why = "not signed in: \(failure.message)"
+            return await abandon(
+                signedIn,
+                why: why,
+                .init(failure),
+                link,
+                entry: entry,
+                delivery: delivery,
+                context: context
+            )
         }
         context.log.info(
             "link \(entry.shortID): signed in to \(link.appName) as \(JWTClaims.mask(email))",
@@ -334,6 +343,27 @@ extension SignInAction {
                 log: context.log
             )
         }
+    }
+
+    /// Ends a sign-in that is not delivered: signs its session out, forgets its spool entry, gives back the program
+    /// slot, logs `why`, and fails with `failure`.
+    private func abandon(
+        _ session: SignInBackend.Session,
+        why: String,
+        _ failure: WireProtocol.Failure,
+        _ link: ClaimedLink,
+        entry: Spool.Entry,
+        delivery: Delivery,
+        context: ActionContext
+    ) async -> WireProtocol.Response {
+        let signedOut = await session.signOut()
+        context.spool.remove(entry.id)
+        giveSlot(delivery)
+        context.log.notice(
+            "link \(entry.shortID): \(why)" + (signedOut ? "; its session was signed out" : ""),
+            link.logFields(entry)
+        )
+        return await context.fail(failure, link: link)
     }
 
     /// Gives back the program slot an `exec` delivery took (a forwarded session took none).

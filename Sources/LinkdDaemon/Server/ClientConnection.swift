@@ -26,7 +26,7 @@ actor ClientConnection {
 
     /// Answers the client's requests, one response per request line, until it goes away or sends nothing for
     /// `requestTimeout`. The loop runs on this actor, so a request costs no hop to it; a reset's password question
-    /// (``askPassword(prompt:rejection:)``) comes in while the loop waits for the service's answer.
+    /// (``askSecret(_:prompt:rejection:)``) comes in while the loop waits for the service's answer.
     ///
     /// - Parameter subscribe: serves a connection that subscribed to an app's `forward` links; with `receivesSessions`
     ///   when it proved it holds the app's subscriber key. It registers the subscriber, then calls `acknowledge`
@@ -139,15 +139,22 @@ actor ClientConnection {
         return socket.isPeerConnected
     }
 
-    /// Asks the client for the new password; `nil` when it cannot answer, declines, or is gone.
-    func askPassword(prompt: String, rejection: BackendError?) async -> Secret? {
+    /// Asks the client for a secret (the new password, a code); `nil` when it cannot answer, declines, or is gone.
+    func askSecret(
+        _ asked: WireProtocol.SecretQuestion.Asked,
+        prompt: String,
+        rejection: BackendError?
+    ) async
+        -> Secret?
+    {
         guard !isGone else { return nil }
-        let question = WireProtocol.PasswordQuestion(
+        let question = WireProtocol.SecretQuestion(
+            asked,
             prompt: prompt,
             error: rejection.map { ResetFailure(.backend($0)).message }
         )
         guard let answer = await ask(question.line) else { return nil }
-        return WireProtocol.password(inAnswer: answer)
+        return WireProtocol.secret(inAnswer: answer, to: question)
     }
 
     /// Asks the person, through the client, to confirm `prompt`; `false` when they do not, or the client cannot ask
@@ -182,7 +189,11 @@ actor ClientConnection {
 
 extension ClientConnection: LinkClient {
     func newPassword(prompt: String, rejection: BackendError?) async -> Secret? {
-        await askPassword(prompt: prompt, rejection: rejection)
+        await askSecret(.password, prompt: prompt, rejection: rejection)
+    }
+
+    func code(prompt: String, rejection: BackendError?) async -> Secret? {
+        await askSecret(.code, prompt: prompt, rejection: rejection)
     }
 
     var isWaiting: Bool { isConnected }

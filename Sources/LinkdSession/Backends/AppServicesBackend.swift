@@ -105,6 +105,26 @@ package struct AppServicesBackend: AuthBackend {
         (material, ResetAccount(email: nil, app: appName))
     }
 
+    /// Sends nothing: App Services' email/password provider has no second factor.
+    ///
+    /// - Returns: `nil`.
+    package func secondFactor(
+        of session: Material,
+        afterRefusal: Bool,
+        retry: RequestRetry
+    ) async throws(SessionError) -> SecondFactor? { nil }
+
+    /// Sends nothing, since ``secondFactor(of:afterRefusal:retry:)`` names no factor to prove.
+    ///
+    /// - Throws: always: there is no factor to prove.
+    package func proveSecondFactor(
+        _ factor: SecondFactor,
+        code: Secret,
+        in session: Material
+    ) async throws(SessionError) -> Material {
+        throw .badResponse("App Services asks for no second factor")
+    }
+
     /// Sends nothing: a reset leaves no session behind.
     ///
     /// - Returns: `false`.

@@ -49,6 +49,31 @@ package protocol AuthBackend: Sendable {
         retry: RequestRetry
     ) async throws(SessionError) -> (session: Session, account: ResetAccount)
 
+    /// The second factor the account must prove before `session` may set its password (MFA), or `nil` when it needs
+    /// none.
+    ///
+    /// - Parameters:
+    ///   - afterRefusal: the backend refused the password for want of one (`insufficient_aal`): the account's factors
+    ///     are looked up again, whatever `session` says.
+    ///   - retry: wraps each request sent here.
+    /// - Throws: ``SessionError/noUsableSecondFactor(types:)`` when the account has only factors linkd cannot prove,
+    ///   or why the backend gave no answer.
+    func secondFactor(
+        of session: Session,
+        afterRefusal: Bool,
+        retry: RequestRetry
+    ) async throws(SessionError) -> SecondFactor?
+
+    /// Proves `factor` with `code` for `session`: the session that may then set the password.
+    ///
+    /// - Throws: ``BackendError/Kind/codeRejected`` for a wrong or stale code, or why the backend gave no answer.
+    func proveSecondFactor(
+        _ factor: SecondFactor,
+        code: Secret,
+        in session: Session
+    ) async throws(SessionError)
+        -> Session
+
     /// Sends the new password, once; never retried, since the backend may have taken it.
     ///
     /// - Throws: the backend's refusal (a weak password, an expired link), or why it gave no answer.

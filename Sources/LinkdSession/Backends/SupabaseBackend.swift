@@ -15,6 +15,13 @@ package struct SupabaseBackend: AuthBackend {
         case pkce(code: Secret, verifier: PKCEVerifier)
     }
 
+    /// A reset's live session: its access token, and the account's verified second factors as the session's user
+    /// listed them (`nil`: not known yet).
+    package struct Session: Sendable {
+        package var accessToken: Secret
+        package var factors: SecondFactors?
+    }
+
     /// The authentication methods (`amr`) of a session made by an emailed link, as GoTrue issues them
     /// (`internal/api/verify.go`): `otp` for implicit recovery and magic links and for `POST /verify`, the flow's
     /// method (`recovery`, `magiclink`) through PKCE. GoTrue's own `Session.IsRecovery` counts the same three.
@@ -77,7 +84,7 @@ package struct SupabaseBackend: AuthBackend {
         _ material: Material,
         appName: String,
         retry: RequestRetry
-    ) async throws(SessionError) -> (session: Secret, account: ResetAccount) {
+    ) async throws(SessionError) -> (session: Session, account: ResetAccount) {
         let session: GoTrueSession
         switch material {
         case .session(let accessToken, let refreshToken):
@@ -87,7 +94,8 @@ package struct SupabaseBackend: AuthBackend {
                         try await client.user(accessToken: accessToken)
                     }
                     try Self.requireEmailedLink(accessToken)
-                    return (accessToken, ResetAccount(email: user.email, app: appName))
+                    let live = Session(accessToken: accessToken, factors: user.factors)
+                    return (live, ResetAccount(email: user.email, app: appName))
                 } catch .backend(let error) where error.code == "bad_jwt" {
                     // Expired by the backend's clock though not by ours: the refresh token may still serve.
                 }
@@ -104,7 +112,44 @@ package struct SupabaseBackend: AuthBackend {
         }
         try Self.requireEmailedLink(session.accessToken)
         if case .pkce(_, let verifier) = material { verifier.spend() }
-        return (session.accessToken, ResetAccount(email: session.user.email, app: appName))
+        let live = Session(accessToken: session.accessToken, factors: session.user.factors)
+        return (live, ResetAccount(email: session.user.email, app: appName))
+    }
+
+    /// The account's first verified factor linkd can prove, unless the session's `aal` is already `aal2`; after an
+    /// `insufficient_aal`, or when the session did not list them, the factors `GET /user` names.
+    package func secondFactor(
+        of session: Session,
+        afterRefusal: Bool,
+        retry: RequestRetry
+    ) async throws(SessionError) -> SecondFactor? {
+        if !afterRefusal && JWTClaims(session.accessToken)?.assuranceLevel == "aal2" { return nil }
+        var factors = session.factors
+        if afterRefusal || factors == nil {
+            factors = try await retry { () async throws(SessionError) in
+                try await client.user(accessToken: session.accessToken)
+            }.factors
+        }
+        return try factors?.chosen()
+    }
+
+    /// `POST /factors/{id}/challenge`, then `POST /factors/{id}/verify` with the code (never sent twice: a code
+    /// proves one challenge): the AAL2 session.
+    package func proveSecondFactor(
+        _ factor: SecondFactor,
+        code: Secret,
+        in session: Session
+    ) async throws(SessionError) -> Session {
+        let challenge = try await RequestRetry()({ () async throws(SessionError) in
+            try await client.challenge(factor, accessToken: session.accessToken)
+        })
+        let stronger = try await client.verify(
+            factor,
+            challenge: challenge,
+            code: code,
+            accessToken: session.accessToken
+        )
+        return Session(accessToken: stronger.accessToken, factors: stronger.user.factors)
     }
 
     /// Throws unless the `amr` of `accessToken` names a method of an emailed link.
@@ -117,15 +162,15 @@ package struct SupabaseBackend: AuthBackend {
     /// `PUT /user` with the password, for the session's access token.
     ///
     /// - Throws: a refusal of the password (`weak_password`, `same_password`), or why there was no answer.
-    package func setPassword(_ password: Secret, in session: Secret) async throws(SessionError) {
-        try await client.updatePassword(password, accessToken: session)
+    package func setPassword(_ password: Secret, in session: Session) async throws(SessionError) {
+        try await client.updatePassword(password, accessToken: session.accessToken)
     }
 
     /// `POST /logout?scope=local`.
     ///
     /// - Returns: whether GoTrue confirmed it.
-    package func signOut(_ session: Secret) async -> Bool {
-        (try? await client.logout(accessToken: session)) != nil
+    package func signOut(_ session: Session) async -> Bool {
+        (try? await client.logout(accessToken: session.accessToken)) != nil
     }
 
     /// Stores a new PKCE verifier for `app`, then sends `POST /recover?redirect_to=…` with its S256 challenge; the

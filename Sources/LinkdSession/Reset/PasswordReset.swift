@@ -40,44 +40,63 @@ package struct PasswordReset<Backend: AuthBackend>: Sendable {
     }
 
     /// Runs the reset, asking `passwords` for the new password once the link is known to be live and to be a reset
-    /// email's, naming the account whole (``ResetAccount/prompt``).
+    /// email's, naming the account whole (``ResetAccount/prompt``). When the account has a second factor (MFA), its
+    /// code is asked for first and proved, and the password is set with the stronger session; a backend that refuses
+    /// the password for want of one (`insufficient_aal`) gets the code, then the same password again.
     ///
     /// - Returns: the account whose password changed, or why it did not: the link expired or was used, the
-    ///   password was refused (after the last try), no password came, ``beforeSending`` said no, or the backend
-    ///   failed. A failure once the request carrying the password may have reached the backend says the password
-    ///   may have been set; one before it was sent (no name, no connection, no TLS) says that nothing changed.
+    ///   password or code was refused (after the last try), no password or code came, ``beforeSending`` said no, or
+    ///   the backend failed. A failure once the request carrying the password may have reached the backend says the
+    ///   password may have been set; one before it was sent (no name, no connection, no TLS) says that nothing
+    ///   changed.
     package func run(passwords: some PasswordSource) async -> Result<ResetSuccess, ResetFailure> {
-        var remaining = backendTimeLimit
-        let started = ContinuousClock.now
-        let established = await RequestDeadline.$current.withValue(started + remaining) { await establish() }
-        remaining -= ContinuousClock.now - started
-        let session: Backend.Session
+        var budget = backendTimeLimit
+        let established = await timed(&budget) { await establish() }
+        var session: Backend.Session
         let account: ResetAccount
         switch established {
         case .success(let value): (session, account) = value
         case .failure(let error): return .failure(ResetFailure(error))
         }
+        switch await stepUp(session, account: account, afterRefusal: false, codes: passwords, budget: &budget) {
+        case .success(let stronger): session = stronger ?? session
+        case .failure(let failure): return .failure(failure)
+        }
         let prompt = account.prompt
         var rejection: BackendError?
+        var steppedUpAfterRefusal = false
+        var refusedForFactor: Secret?  // the password the backend refused for want of a second factor
         for attempt in 1...Self.maximumPasswords {
-            guard let password = await passwords.newPassword(prompt: prompt, rejection: rejection) else {
+            let given: Secret?
+            if let refusedForFactor {
+                given = refusedForFactor
+            } else {
+                given = await passwords.newPassword(prompt: prompt, rejection: rejection)
+            }
+            refusedForFactor = nil
+            guard let password = given else {
                 if let rejection { return .failure(ResetFailure(.backend(rejection))) }
                 return .failure(ResetFailure(kind: .cancelled, message: "no new password was given; nothing changed"))
             }
             guard await beforeSending() else {
                 return .failure(ResetFailure(kind: .temporary, message: "linkd cannot record the reset; nothing sent"))
             }
-            let sending = ContinuousClock.now
-            let outcome = await RequestDeadline.$current.withValue(sending + remaining) {
-                await send(password, in: session)
-            }
-            remaining -= ContinuousClock.now - sending
+            let outcome = await timed(&budget) { await send(password, in: session) }
             switch outcome {
             case .success(let signedOut):
                 return .success(ResetSuccess(account: account.masked, signedOut: signedOut))
             case .failure(.backend(let error)) where error.kind == .passwordRejected:
                 guard attempt < Self.maximumPasswords else { return .failure(ResetFailure(.backend(error))) }
                 rejection = error
+            case .failure(.backend(let error)) where error.kind == .secondFactorRequired && !steppedUpAfterRefusal:
+                // Refused before the password was taken: prove the factor, then send the same password again.
+                steppedUpAfterRefusal = true
+                switch await stepUp(session, account: account, afterRefusal: true, codes: passwords, budget: &budget) {
+                case .success(let stronger?): session = stronger
+                case .success(nil): return .failure(ResetFailure(.backend(error)))
+                case .failure(let failure): return .failure(failure)
+                }
+                refusedForFactor = password
             case .failure(.backend(let error)):
                 return .failure(ResetFailure(.backend(error)))
             case .failure(.transport(let error)) where !error.mayHaveReachedBackend:
@@ -94,6 +113,54 @@ package struct PasswordReset<Backend: AuthBackend>: Sendable {
             }
         }
         preconditionFailure("every attempt returns or asks again")
+    }
+
+    /// Proves the account's second factor when it has one: asks `codes` for its code (again after a wrong one, see
+    /// ``CodeRounds``) and returns the stronger session; `nil` when no factor is needed.
+    private func stepUp(
+        _ session: Backend.Session,
+        account: ResetAccount,
+        afterRefusal: Bool,
+        codes: some PasswordSource,
+        budget: inout Duration
+    ) async -> Result<Backend.Session?, ResetFailure> {
+        let found = await timed(&budget) { () async -> Result<SecondFactor?, SessionError> in
+            do throws(SessionError) {
+                return .success(try await backend.secondFactor(of: session, afterRefusal: afterRefusal, retry: .init()))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let factor: SecondFactor
+        switch found {
+        case .success(let value?): factor = value
+        case .success(nil): return .success(nil)
+        case .failure(let error): return .failure(ResetFailure(error))
+        }
+        let prompt = factor.prompt(email: account.email, app: account.app)
+        let outcome = await CodeRounds.run(prompt: prompt, codes: codes) { code in
+            await timed(&budget) { () async -> Result<Backend.Session, SessionError> in
+                do throws(SessionError) {
+                    return .success(try await backend.proveSecondFactor(factor, code: code, in: session))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        switch outcome {
+        case .proved(let stronger): return .success(stronger)
+        case .noCode: return .failure(ResetFailure(kind: .cancelled, message: "no code was given; nothing changed"))
+        case .failed(let error): return .failure(ResetFailure(error))
+        }
+    }
+
+    /// Runs `work` with the deadline `budget` leaves, and takes the time it took from `budget`: the time a person
+    /// takes to answer a question is not counted.
+    private func timed<T: Sendable>(_ budget: inout Duration, _ work: () async -> T) async -> T {
+        let started = ContinuousClock.now
+        let result = await RequestDeadline.$current.withValue(started + budget) { await work() }
+        budget -= ContinuousClock.now - started
+        return result
     }
 
     private func establish() async -> Result<(Backend.Session, ResetAccount), SessionError> {

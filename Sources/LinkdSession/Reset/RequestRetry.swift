@@ -32,7 +32,7 @@ package struct RequestRetry: Sendable {
         switch error {
         case .transport(.unreachable), .transport(.timedOut): true
         case .backend(let backend): [502, 503, 504].contains(backend.status)
-        case .transport(.insecureURL), .badResponse, .notAnEmailedLink: false
+        case .transport(.insecureURL), .badResponse, .notAnEmailedLink, .noUsableSecondFactor: false
         }
     }
 }

@@ -38,6 +38,16 @@ package enum SignInBackend: Sendable {
             }
         }
 
+        /// The session stepped up to the backend's second factor where the account has one (Supabase MFA; see
+        /// ``SupabaseSignIn/steppedUp(_:app:codes:)``); an App Services session as it is.
+        package func steppedUp(app: String, codes: (any PasswordSource)?) async -> Result<Session, SignInFailure> {
+            switch self {
+            case .supabase(let session, let signIn):
+                await signIn.steppedUp(session, app: app, codes: codes).map { .supabase($0, signIn) }
+            case .appServices: .success(self)
+            }
+        }
+
         /// Ends the session at the backend that signed it in.
         ///
         /// - Returns: whether the backend confirmed it.

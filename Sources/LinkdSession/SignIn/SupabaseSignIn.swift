@@ -76,6 +76,48 @@ package struct SupabaseSignIn: Sendable {
         return try await retry { () async throws(SessionError) in try await client.refresh(refreshToken) }
     }
 
+    /// `session`, stepped up to AAL2 when its user has a verified second factor linkd can prove (MFA) and its token is
+    /// not AAL2 yet: the factor's code is asked from `codes` (again after a wrong one) and proved with
+    /// `POST /factors/{id}/challenge` and `POST /factors/{id}/verify`. A session whose only factors linkd cannot prove
+    /// (a security key) goes as it is, for the app to step up itself.
+    ///
+    /// - Returns: the session to deliver, or why there is none: no code came (`codes` is `nil` when no one can be
+    ///   asked), the last code was refused, or the backend failed.
+    package func steppedUp(
+        _ session: GoTrueSession,
+        app: String,
+        codes: (any PasswordSource)?
+    ) async -> Result<GoTrueSession, SignInFailure> {
+        guard JWTClaims(session.accessToken)?.assuranceLevel != "aal2",
+            let factor = session.user.factors.usable.first
+        else { return .success(session) }
+        guard let codes else {
+            return .failure(SignInFailure(kind: .refused, message: Self.noCode(app: app)))
+        }
+        let prompt = factor.prompt(email: session.user.email, app: app)
+        let outcome = await CodeRounds.run(prompt: prompt, codes: codes) { code in
+            do throws(SessionError) {
+                let challenge = try await RequestRetry()({ () async throws(SessionError) in
+                    try await client.challenge(factor, accessToken: session.accessToken)
+                })
+                return .success(
+                    try await client.verify(factor, challenge: challenge, code: code, accessToken: session.accessToken)
+                )
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .proved(let stronger): return .success(stronger)
+        case .noCode: return .failure(SignInFailure(kind: .refused, message: Self.noCode(app: app)))
+        case .failed(let error): return .failure(SignInFailure(error))
+        }
+    }
+
+    private static func noCode(app: String) -> String {
+        "the account has a second factor and no code was given; nothing was delivered to \(app)"
+    }
+
     /// Ends `session` (`POST /logout?scope=local`): a sign-in the person did not confirm leaves no live session.
     ///
     /// - Returns: whether GoTrue confirmed it.
