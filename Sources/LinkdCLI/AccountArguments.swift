@@ -1,20 +1,24 @@
-/// The arguments of a command about one account of one app, whose action comes first:
-/// `linkd reset request --app NAME --email ADDR …`, `linkd confirm resend --app NAME --email ADDR …`.
+/// The arguments of a command about one account of one app, whose action (if it has one) comes first:
+/// `linkd reset request --app NAME --email ADDR …`, `linkd confirm resend --app NAME --email ADDR …`,
+/// `linkd reset --code --app NAME --email ADDR`.
 struct AccountArguments {
     let app: String
     let email: String
     /// The scanned options after the action, for the command's own flags.
     let scanner: ArgumentScanner
 
-    /// Reads `action` (the only one `C` has), then `--app` and `--email` (a plausible address) by `C`'s options.
+    /// Reads `action` (`nil`: the arguments start with the options), then `--app` and `--email` (a plausible
+    /// address) by `C`'s options.
     ///
     /// - Throws: ``CLIError`` for another action, a missing option, a positional argument or an implausible email.
-    init<C: Command>(_ arguments: [[UInt8]], action: String, of command: C.Type) throws(CLIError) {
-        guard let given = arguments.first.map({ String(decoding: $0, as: UTF8.self) }) else {
-            throw .missingArgument(action, command: C.name)
+    init<C: Command>(_ arguments: [[UInt8]], action: String?, of command: C.Type) throws(CLIError) {
+        if let action {
+            guard let given = arguments.first.map({ String(decoding: $0, as: UTF8.self) }) else {
+                throw .missingArgument(action, command: C.name)
+            }
+            guard given == action else { throw .badValue(given, option: "<action>", command: C.name) }
         }
-        guard given == action else { throw .badValue(given, option: "<action>", command: C.name) }
-        scanner = try C.scan(Array(arguments.dropFirst()))
+        scanner = try C.scan(Array(arguments.dropFirst(action == nil ? 0 : 1)))
         try scanner.requireNoPositionals(command: C.name)
         guard let app = scanner.values["--app"] else { throw .missingArgument("--app", command: C.name) }
         guard let email = scanner.values["--email"] else { throw .missingArgument("--email", command: C.name) }

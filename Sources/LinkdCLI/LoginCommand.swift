@@ -11,7 +11,7 @@ import LinkdWire
 struct LoginCommand: Command {
     static let name = "login"
     static let abstract = "Sign in to an app: by an emailed magic link, or with a provider in the browser."
-    static let usage = "linkd login --app <name> (--email <address> | --provider <provider>)"
+    static let usage = "linkd login --app <name> (--email <address> [--code] [--code-stdin] | --provider <provider>)"
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -25,7 +25,10 @@ struct LoginCommand: Command {
         never the link. --email asks for the email (POST /otp, create_user false) and exits;
         --provider opens GET /authorize in the browser and waits, up to 10 minutes, until the
         sign-in has come back (Ctrl-C cancels and forgets the verifier); on a terminal it asks
-        whether to keep the account that came back, since others may see the page's address. For an app with "apple"
+        whether to keep the account that came back, since others may see the page's address. --email
+        with --code asks, once the email is sent, for the 6-digit code it carries (its template's
+        {{ .Token }}; POST /verify, type email) and hands the app the session the link would have
+        (--code-stdin: the code from a line of standard input). For an app with "apple"
         settings, --provider apple opens Apple's own page, with a state and a hashed nonce, and the
         id token that comes back to the app's "apple" signin link signs in (Supabase's id-token grant,
         or App Services' oauth2-apple login).
@@ -41,6 +44,8 @@ struct LoginCommand: Command {
     static let options: [CommandOption] = [
         .value("--app", "<name>", "The app, as its apps.d file names it (\"app\")."),
         .value("--email", "<address>", "Email a magic link to this address (an existing account)."),
+        .flag("--code", "With --email: sign in with the code the email carries, typed here (Supabase)."),
+        .flag("--code-stdin", "With --code: read the code from a line of standard input."),
         .value(
             "--provider",
             "<provider>",
@@ -59,12 +64,21 @@ struct LoginCommand: Command {
 
     var app: String
     var method: Method
+    /// `--code`: the emailed code, typed here, signs in.
+    var withCode = false
+    var codeFromStdin = false
 
     init(parsing arguments: [[UInt8]]) throws(CLIError) {
         let scanner = try Self.scan(arguments)
         try scanner.requireNoPositionals(command: Self.name)
         guard let app = scanner.values["--app"] else { throw .missingArgument("--app", command: Self.name) }
         self.app = app
+        withCode = scanner.flags.contains("--code")
+        codeFromStdin = scanner.flags.contains("--code-stdin")
+        if codeFromStdin && !withCode { throw .missingArgument("--code", command: Self.name) }
+        if withCode && scanner.values["--provider"] != nil {
+            throw .conflict("--code", "--provider", command: Self.name)
+        }
         switch (scanner.values["--email"], scanner.values["--provider"]) {
         case (.some, .some): throw .conflict("--email", "--provider", command: Self.name)
         case (nil, nil): throw .missingArgument("--email or --provider", command: Self.name)
@@ -107,17 +121,10 @@ struct LoginCommand: Command {
         }
         let store = PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .signIn)
         switch method {
+        case .email(let email) where withCode:
+            return try await signInWithCode(email: email, link: link, signIn: signIn, store: store, console)
         case .email(let email):
-            do throws(SignInFailure) {
-                try await signIn.requestMagicLink(
-                    email: email,
-                    redirectTo: link.match.description,
-                    verifierStore: store,
-                    app: app
-                )
-            } catch {
-                throw .failed(error.message, exitCode: WireProtocol.Failure(error).kind.exitCode)
-            }
+            try await requestEmail(to: email, leadingTo: link, signIn: signIn, store: store)
             console.write(
                 "requested: a sign-in email for \(app) is on its way to \(JWTClaims.mask(email)); open its link here "
                     + "within 10 minutes.\n"
@@ -131,6 +138,25 @@ struct LoginCommand: Command {
                 store: store
             )
             return try await signInInBrowser(provider, address: address, verifier: verifier, store: store, console)
+        }
+    }
+
+    /// Asks the backend to email `email` a magic link (with its code) that leads to `link`, its verifier in `store`.
+    func requestEmail(
+        to email: String,
+        leadingTo link: LinkConfig,
+        signIn: SupabaseSignIn,
+        store: PKCEStore
+    ) async throws(CommandFailure) {
+        do throws(SignInFailure) {
+            try await signIn.requestMagicLink(
+                email: email,
+                redirectTo: link.match.description,
+                verifierStore: store,
+                app: app
+            )
+        } catch {
+            throw .failed(error.message, exitCode: WireProtocol.Failure(error).kind.exitCode)
         }
     }
 }

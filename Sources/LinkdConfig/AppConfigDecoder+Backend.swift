@@ -9,7 +9,7 @@ extension AppConfigDecoder {
         }
         let kind = object["kind"]?.stringValue
         let secretKey = kind == "supabase" ? "apiKey" : "appId"
-        let functionKeys: Set<String> = kind == "appservices" ? ["resetFunction", "resetArguments"] : []
+        let functionKeys: Set<String> = kind == "appservices" ? ["resetFunction", "resetArguments"] : ["emailCodes"]
         checkKeys(object, allowed: functionKeys.union(["kind", "url", "caFile", secretKey]), at: path)
         let url = backendURL(object["url"], kind: kind, at: "\(path).url")
         let caFile = object["caFile"].flatMap { string($0, at: "\(path).caFile") }
@@ -23,9 +23,13 @@ extension AppConfigDecoder {
             backendKind = nil
         }
         let function = resetFunction(object, at: path)
-        guard let backendKind, let url, function.isValid else { return nil }
+        let codes = object["emailCodes"].flatMap { bool($0, at: "\(path).emailCodes") }
+        guard let backendKind, let url, function.isValid, object["emailCodes"] == nil || codes != nil else {
+            return nil
+        }
         var config = BackendConfig(kind: backendKind, url: url, caFile: caFile)
         config.resetFunctionArguments = function.arguments
+        config.emailsCarryCodes = codes ?? false
         return config
     }
 
@@ -33,13 +37,10 @@ extension AppConfigDecoder {
     /// runs a reset function: whether both keys are right, and the arguments' text (`[]` when there are none; `nil`
     /// for no function).
     private mutating func resetFunction(_ object: JSONValue, at path: String) -> (isValid: Bool, arguments: String?) {
-        let isOn: Bool
-        switch object["resetFunction"] {
-        case nil: isOn = false
-        case .bool(let value)?: isOn = value
-        default:
-            fail("\(path).resetFunction", "expected true or false")
-            return (false, nil)
+        var isOn = false
+        if let value = object["resetFunction"] {
+            guard let flag = bool(value, at: "\(path).resetFunction") else { return (false, nil) }
+            isOn = flag
         }
         switch object["resetArguments"] {
         case nil: return (true, isOn ? "[]" : nil)

@@ -121,6 +121,15 @@ package struct AppConfigDecoder {
                 && restA.dropFirst().elementsEqual(restB.dropFirst()))
     }
 
+    /// `true` or `false`; `nil` (with the complaint) for anything else.
+    mutating func bool(_ value: JSONValue, at path: String) -> Bool? {
+        guard case .bool(let flag) = value else {
+            fail(path, "expected true or false")
+            return nil
+        }
+        return flag
+    }
+
     mutating func string(_ value: JSONValue?, at path: String) -> String? {
         guard let value else {
             fail(path, "missing")

@@ -19,6 +19,9 @@ package struct BackendConfig: Sendable, Hashable {
     /// An App Services app whose email/password provider runs a reset function: the `arguments` it is called with,
     /// as a JSON array's text (`[]` for none); `nil` when the provider emails reset links.
     package var resetFunctionArguments: String?
+    /// A Supabase project whose reset and magic-link emails carry the 6-digit code (`{{ .Token }}`) beside the link,
+    /// which `linkd reset --code` and `linkd login --code` take.
+    package var emailsCarryCodes = false
 
     /// A backend of `kind` at `url`, trusting `caFile` too.
     package init(kind: Kind, url: LinkURL, caFile: String? = nil) {

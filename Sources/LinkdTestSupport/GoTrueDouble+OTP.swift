@@ -1,4 +1,5 @@
 import Foundation
+import LinkdSystem
 
 extension GoTrueService {
     /// `POST /otp` (A.11, GoTrue's `internal/api/otp.go` and `magic_link.go`): 200 `{}`; for a confirmed user and a
@@ -27,6 +28,7 @@ extension GoTrueService {
             }
             return .json(200, [:])
         }
+        state.recoveryCodes[user.id] = Self.newEmailCode()
         if let challenge {
             state.counter += 1
             state.flows[UUID().uuidString.lowercased()] = GoTrueState.Flow(
@@ -60,5 +62,44 @@ extension GoTrueService {
             )
         }
         return challenge
+    }
+}
+
+extension GoTrueService {
+    /// `POST /verify` with `{email, token, type}` (A.12, `verify.go verifyPost`): the 6-digit code of the user's newest
+    /// recovery or magic-link email (`recovery`, `magiclink`, or `email`, which takes either here since the double
+    /// mails no signup codes), used once, gives a session with amr `otp`; any other code is `403 otp_expired`.
+    func verifyCode(_ body: [String: Any], type: String, _ state: inout GoTrueState) throws -> DoubleResponse {
+        guard let email = body["email"] as? String, !email.isEmpty, body["phone"] == nil else {
+            throw Failure(
+                status: 400,
+                code: "validation_failed",
+                message: "Only an email address or phone number should be provided on verify"
+            )
+        }
+        guard ["recovery", "magiclink", "email"].contains(type) else {
+            throw Failure(status: 400, code: "validation_failed", message: "Unsupported verification type")
+        }
+        let token = body["token"] as? String ?? ""
+        guard let user = state.users.values.first(where: { $0.email == email }),
+            let code = state.recoveryCodes[user.id], code == token
+        else {
+            throw Failure(status: 403, code: "otp_expired", message: "Token has expired or is invalid")
+        }
+        // The code and the email's link are one recovery token: using either ends both.
+        state.recoveryCodes[user.id] = nil
+        state.recoveryHashes = state.recoveryHashes.filter { $0.value != user.id }
+        state.flows = state.flows.filter { $0.value.userID != user.id || $0.value.method == "oauth" }
+        let tokens = issue(&state, user: user, method: "otp")
+        return .json(200, sessionObject(tokens, user: user, state))
+    }
+}
+
+extension GoTrueDouble {
+    /// The 6-digit code the newest recovery or magic-link email of `email` carries (`{{ .Token }}`), until it is used.
+    package func emailedCode(for email: String) -> String? {
+        service.state.withLock { state in
+            state.users.values.first { $0.email == email }.flatMap { state.recoveryCodes[$0.id] }
+        }
     }
 }

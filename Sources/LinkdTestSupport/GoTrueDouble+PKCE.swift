@@ -10,6 +10,7 @@ extension GoTrueService {
         }
         let challenge = try Self.challenge(in: body)
         guard let user = state.users.values.first(where: { $0.email == email }) else { return .json(200, [:]) }
+        state.recoveryCodes[user.id] = Self.newEmailCode()
         if let challenge {
             state.counter += 1
             let code = UUID().uuidString.lowercased()
@@ -21,6 +22,11 @@ extension GoTrueService {
             )
         }
         return .json(200, [:])
+    }
+
+    /// A 6-digit code, as GoTrue's `crypto.GenerateOtp` makes for `{{ .Token }}` (`Mailer.OtpLength`).
+    static func newEmailCode() -> String {
+        String(format: "%06d", Int.random(in: 0..<1_000_000))
     }
 
     /// `POST /token?grant_type=pkce` (A.2): the flow's session when the verifier hashes to its challenge, with the

@@ -171,6 +171,7 @@ extension GoTrueService {
             state.sessions[id]?.revoked = true
         }
         state.recoveryHashes = state.recoveryHashes.filter { $0.value != user.id }
+        state.recoveryCodes[user.id] = nil
         return .json(200, userObject(user, state))
     }
 
@@ -217,6 +218,7 @@ extension GoTrueService {
         guard let type = body["type"] as? String, !type.isEmpty else {
             throw Failure(status: 400, code: "validation_failed", message: "Verify requires a verification type")
         }
+        if body["token_hash"] == nil, body["token"] != nil { return try verifyCode(body, type: type, &state) }
         guard let hash = body["token_hash"] as? String, !hash.isEmpty else {
             throw Failure(
                 status: 400,
@@ -244,6 +246,7 @@ extension GoTrueService {
         guard let userID = found else {
             throw Failure(status: 403, code: "otp_expired", message: "Email link is invalid or has expired")
         }
+        if type != "signup" && type != "invite" { state.recoveryCodes[userID] = nil }  // the email's code goes with it
         let owner = try user(userID, state)
         let tokens = issue(&state, user: owner, method: "otp")
         return .json(200, sessionObject(tokens, user: owner, state))

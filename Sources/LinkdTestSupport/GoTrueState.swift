@@ -51,6 +51,9 @@ struct GoTrueState {
     var usedRefreshTokens: Set<String> = []
     /// token_hash → user id (single use): recovery and magic-link emails, which share GoTrue's recovery token.
     var recoveryHashes: [String: String] = [:]
+    /// User id → the 6-digit code (`{{ .Token }}`) of the user's newest recovery or magic-link email, which shares the
+    /// email's recovery token (single use; a new email replaces it).
+    var recoveryCodes: [String: String] = [:]
     /// token_hash → user id (single use): signup and invite confirmation emails.
     var confirmationHashes: [String: String] = [:]
     /// What the simulated OAuth providers sign their person in as: provider (`github`) → email.

@@ -20,8 +20,9 @@ package final class ResetWorld: Sendable {
     ///   - supabaseURL: the Supabase backend's URL (the GoTrue double's unless a test points elsewhere).
     ///   - tls: serve the GoTrue double over TLS with the test CA's server certificate; `trusted` names the CA in
     ///     the backend's `caFile`.
+    ///   - emailCodes: the Supabase backend says its emails carry a 6-digit code (`"emailCodes": true`).
     /// - Throws: when a double, the proxy or the world cannot be set up.
-    package init(supabaseURL: String? = nil, tls: (ca: TestCA, trusted: Bool)? = nil) throws {
+    package init(supabaseURL: String? = nil, tls: (ca: TestCA, trusted: Bool)? = nil, emailCodes: Bool = false) throws {
         world = try DaemonHarness()
         let gotrue = try GoTrueDouble()
         self.gotrue = gotrue
@@ -31,7 +32,9 @@ package final class ResetWorld: Sendable {
         }
         gotrue.addUser(email: "ada@example.com", password: "old-password")
         appServices.addUser(email: "ada@example.com", password: "old-password")
-        let ca = tls.flatMap { $0.trusted ? #", "caFile": "\#($0.ca.certificate)""# : nil } ?? ""
+        let ca =
+            (tls.flatMap { $0.trusted ? #", "caFile": "\#($0.ca.certificate)""# : nil } ?? "")
+            + (emailCodes ? #", "emailCodes": true"# : "")
         let config = """
             {"app": "\(Self.app)", "links": [
               {"match": "resetapp://reset", "format": "supabase", "action": "reset"},
@@ -101,6 +104,14 @@ package final class ResetWorld: Sendable {
         _ url: String,
         typing answers: [(prompt: String, count: Int, text: String)]
     ) throws -> (shown: String, status: Int32, problems: String) {
+        try runOnTerminal(["open", url], typing: answers)
+    }
+
+    /// `linkd ARGUMENTS` on a terminal, typed at as ``openOnTerminal(_:typing:)`` types.
+    package func runOnTerminal(
+        _ arguments: [String],
+        typing answers: [(prompt: String, count: Int, text: String)]
+    ) throws -> (shown: String, status: Int32, problems: String) {
         let output = world.root.appendingPathComponent("terminal-\(UUID().uuidString).txt")
         let typed = answers.map { "type '\($0.prompt)' \($0.count) '\($0.text)'" }.joined(separator: "\n")
         let typist = try script(
@@ -115,7 +126,8 @@ package final class ResetWorld: Sendable {
             """
         )
         let command =
-            "\(typist.path) | timeout 120 script -qefc '\(LinkdProcess.executable.path) open \"\(url)\"' /dev/null "
+            "\(typist.path) | timeout 120 script -qefc '\(LinkdProcess.executable.path) "
+            + arguments.map { "\"\($0)\"" }.joined(separator: " ") + "' /dev/null "
             + "> \(output.path)"
         let errors = world.root.appendingPathComponent("terminal-errors-\(UUID().uuidString).txt")
         let shell = try world.start(["-c", command], executable: "/bin/sh", stderrPath: errors.path)

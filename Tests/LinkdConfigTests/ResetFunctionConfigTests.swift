@@ -5,7 +5,8 @@ import Testing
 
 /// An App Services backend's `resetFunction` and `resetArguments`, read and checked.
 @Suite struct ResetFunctionConfigTests {
-    private func decode(_ members: String, kind: String = "appservices") -> (AppConfig?, [String]) {
+    /// An app whose backend of `kind` has `members` beside its required ones, and the decoder's complaints.
+    static func decode(_ members: String, kind: String = "appservices") -> (AppConfig?, [String]) {
         let key = kind == "appservices" ? #""appId": "n-1""# : #""apiKey": "k""#
         let text = #"""
             {"app": "com.example.Notes", "links": [{"match": "https://n.example/reset", "format": "\#(kind)", "action": "reset"}],
@@ -23,7 +24,7 @@ import Testing
         ] as [(String, String?)]
     )
     func theFunctionAndItsArgumentsAreRead(_ members: String, _ arguments: String?) throws {
-        let (app, errors) = decode(members)
+        let (app, errors) = Self.decode(members)
         #expect(errors.isEmpty)
         #expect(try #require(app?.backend).resetFunctionArguments == arguments)
     }
@@ -40,14 +41,36 @@ import Testing
         ),
     ])
     func aWrongKeyIsNamedAndTheAppDoesNotLoad(_ members: String, _ problem: String) {
-        let (app, errors) = decode(members)
+        let (app, errors) = Self.decode(members)
         #expect(app == nil)
         #expect(errors == [problem])
     }
 
     @Test func aSupabaseBackendHasNoResetFunction() {
-        let (app, errors) = decode(#", "resetFunction": true"#, kind: "supabase")
+        let (app, errors) = Self.decode(#", "resetFunction": true"#, kind: "supabase")
         #expect(app == nil)
         #expect(errors.first?.hasPrefix("$.backend.resetFunction: unknown key") == true, "\(errors)")
+    }
+}
+
+/// A Supabase backend's `emailCodes`: its emails carry the 6-digit code.
+@Suite struct EmailCodesConfigTests {
+    private func decode(_ members: String, kind: String = "supabase") -> (AppConfig?, [String]) {
+        ResetFunctionConfigTests.decode(members, kind: kind)
+    }
+
+    @Test(arguments: [("", false), (#", "emailCodes": false"#, false), (#", "emailCodes": true"#, true)])
+    func theFlagIsRead(_ members: String, _ expected: Bool) throws {
+        let (app, errors) = decode(members)
+        #expect(errors.isEmpty)
+        #expect(try #require(app?.backend).emailsCarryCodes == expected)
+    }
+
+    @Test func aWrongValueOrAnAppServicesBackendIsNamed() {
+        let (wrong, wrongErrors) = decode(#", "emailCodes": "yes""#)
+        #expect(wrong == nil && wrongErrors == ["$.backend.emailCodes: expected true or false"])
+        let (services, serviceErrors) = decode(#", "emailCodes": true"#, kind: "appservices")
+        #expect(services == nil)
+        #expect(serviceErrors.first?.hasPrefix("$.backend.emailCodes: unknown key") == true, "\(serviceErrors)")
     }
 }

@@ -87,12 +87,17 @@ _linkd()
         status) options='--json' ;;
         daemon) options='--socket --idle-exit' ;;
         reset)
-            # The action comes first: `linkd reset request --app NAME --email ADDR`.
-            if ((cword == 2)); then values=request; elif [[ ${words[2]} == request ]]; then options='--app --email --password-stdin'; fi ;;
+            # The action comes first (`linkd reset request --app NAME --email ADDR`), or the options do (`linkd reset --code …`).
+            if [[ ${words[2]} == request ]]; then
+                options='--app --email --password-stdin'
+            else
+                options='--app --email --code --code-stdin --password-stdin'
+                ((cword == 2)) && values=request
+            fi ;;
         confirm)
             # The action comes first: `linkd confirm resend --app NAME --email ADDR`.
             if ((cword == 2)); then values=resend; elif [[ ${words[2]} == resend ]]; then options='--app --email --retry'; fi ;;
-        login) options='--app --email --provider' ;;
+        login) options='--app --email --provider --code --code-stdin' ;;
         completions)
             options='--list'
             ((cword == 2)) && values='bash zsh fish' ;;

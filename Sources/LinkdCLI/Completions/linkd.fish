@@ -82,7 +82,12 @@ complete -c linkd -n '__linkd_is daemon' -l idle-exit -x -d 'Exit after this man
 complete -c linkd -n '__linkd_is reset; and __linkd_words 1' -a request -d 'Email a password-reset link'
 complete -c linkd -n '__linkd_is reset; and contains -- request (commandline -opc)[3]' -l app -x -a '(__linkd_list apps)' -d 'The app, as its apps.d file names it'
 complete -c linkd -n '__linkd_is reset; and contains -- request (commandline -opc)[3]' -l email -x -d "The account's email address"
-complete -c linkd -n '__linkd_is reset; and contains -- request (commandline -opc)[3]' -l password-stdin -d 'For a reset function: read the new password from one line of standard input'
+complete -c linkd -n '__linkd_is reset' -l password-stdin -d 'Read the new password from one line of standard input'
+# Or the options come first: linkd reset --code --app NAME --email ADDR.
+complete -c linkd -n '__linkd_is reset; and not contains -- request (commandline -opc)[3]' -l code -d 'Reset with the 6-digit code of the reset email instead of its link'
+complete -c linkd -n '__linkd_is reset; and not contains -- request (commandline -opc)[3]' -l code-stdin -d 'Read each code from a line of standard input'
+complete -c linkd -n '__linkd_is reset; and not contains -- request (commandline -opc)[3]' -l app -x -a '(__linkd_list apps)' -d 'The app, as its apps.d file names it'
+complete -c linkd -n '__linkd_is reset; and not contains -- request (commandline -opc)[3]' -l email -x -d "The account's email address"
 
 # The action comes first: linkd confirm resend --app NAME --email ADDR.
 complete -c linkd -n '__linkd_is confirm; and __linkd_words 1' -a resend -d 'Confirm an account again'
@@ -93,6 +98,8 @@ complete -c linkd -n '__linkd_is confirm; and contains -- resend (commandline -o
 complete -c linkd -n '__linkd_is login' -l app -x -a '(__linkd_list apps)' -d 'The app, as its apps.d file names it'
 complete -c linkd -n '__linkd_is login' -l email -x -d 'Email a magic link to this address'
 complete -c linkd -n '__linkd_is login' -l provider -x -a 'apple github google gitlab azure' -d 'Sign in with this OAuth provider in the browser'
+complete -c linkd -n '__linkd_is login' -l code -d 'With --email: sign in with the code the email carries'
+complete -c linkd -n '__linkd_is login' -l code-stdin -d 'With --code: read the code from a line of standard input'
 
 complete -c linkd -n '__linkd_is completions; and __linkd_words 1' -a 'bash zsh fish'
 complete -c linkd -n '__linkd_is completions' -l list -x -a 'apps schemes' -d 'Print the names of the installed apps, or the schemes they claim'

@@ -72,6 +72,32 @@ package struct SupabaseBackend: AuthBackend {
         }
     }
 
+    /// The material a reset email's 6-digit code gives, as its link would: `POST /verify` with the address, the code
+    /// and `type: recovery` makes the recovery session (amr `otp`) the email's link would have made. The code works
+    /// once and is sent once: no retry.
+    ///
+    /// - Throws: ``BackendError/Kind/codeRejected`` for a code GoTrue does not take (`otp_expired`: wrong, used or
+    ///   expired), or why there was no answer.
+    package func material(forEmailedCode code: Secret, email: String) async throws(SessionError) -> Material {
+        let session = try await Self.verifyingCode { () async throws(SessionError) in
+            try await client.verify(email: email, code: code, type: "recovery")
+        }
+        return .session(accessToken: session.accessToken, refreshToken: session.refreshToken)
+    }
+
+    /// The session `verify` gives, GoTrue's `otp_expired` for a typed code read as a refused code (a typo may be
+    /// typed again), not as a dead link.
+    static func verifyingCode(
+        _ verify: () async throws(SessionError) -> GoTrueSession
+    ) async throws(SessionError) -> GoTrueSession {
+        do throws(SessionError) {
+            return try await verify()
+        } catch .backend(var error) where error.kind == .linkExpiredOrUsed {
+            error.kind = .codeRejected
+            throw .backend(error)
+        }
+    }
+
     /// Turns the link into a live session: `GET /user` with the link's access token (refreshed first when its `exp`
     /// has passed, or when GoTrue says `bad_jwt`), `POST /verify` for a token hash, `POST /token?grant_type=pkce`
     /// for a code. The session must be one an emailed link made, as its access token's `amr` says: the token the

@@ -49,6 +49,17 @@ package struct SupabaseSignIn: Sendable {
         })
     }
 
+    /// `POST /verify` with a magic-link email's 6-digit code (`type: email`): the session its link would sign in. The
+    /// code works once and is sent once.
+    ///
+    /// - Throws: ``BackendError/Kind/codeRejected`` for a code GoTrue does not take (`otp_expired`: wrong, used or
+    ///   expired), or why there was no answer.
+    package func verify(email: String, code: Secret) async throws(SessionError) -> GoTrueSession {
+        try await SupabaseBackend.verifyingCode { () async throws(SessionError) in
+            try await client.verify(email: email, code: code, type: "email")
+        }
+    }
+
     /// The session of an implicit-flow link's tokens, proved live by `GET /user` (GoTrue checks the token's
     /// signature); when the access token has expired by its `exp`, or GoTrue says `bad_jwt`, the refresh token's new
     /// session instead.
