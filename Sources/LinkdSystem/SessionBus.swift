@@ -62,8 +62,8 @@ package enum SessionBus {
         text.withCString { sd.bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
     }
 
-    /// Builds a method call with `appendArguments` and sends it, blocking until the reply or `timeout`; `readReply`
-    /// reads the reply (a negative errno when it cannot).
+    /// Builds a method call with `appendArguments` and sends it on a connection of its own, blocking until the reply
+    /// or `timeout`; `readReply` reads the reply (a negative errno when it cannot).
     static func call(
         destination: String,
         path: String,
@@ -73,46 +73,16 @@ package enum SessionBus {
         appendArguments: (linkd_systemd_api, OpaquePointer) -> Int32,
         readReply: (linkd_systemd_api, OpaquePointer) -> Int32 = { _, _ in 0 }
     ) throws(SystemError) {
-        let sd = try Libsystemd.calls().pointee
-        var bus: OpaquePointer?
-        var result = sd.bus_open_user(&bus)
-        guard result >= 0, let bus else {
-            throw .busFailed(operation: "connect to the session bus", errno: Errno(rawValue: -result), detail: nil)
-        }
-        defer { _ = sd.bus_flush_close_unref(bus) }
-        var message: OpaquePointer?
-        result = sd.bus_message_new_method_call(bus, &message, destination, path, interface, member)
-        guard result >= 0, let message else {
-            throw .busFailed(operation: "build the \(member) call", errno: Errno(rawValue: -result), detail: nil)
-        }
-        defer { _ = sd.bus_message_unref(message) }
-        result = appendArguments(sd, message)
-        guard result >= 0 else {
-            throw .busFailed(operation: "build the \(member) call", errno: Errno(rawValue: -result), detail: nil)
-        }
-        var error = sd_bus_error()
-        var reply: OpaquePointer?
-        let microseconds =
-            UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000)
-        result = sd.bus_call(bus, message, microseconds, &error, &reply)
-        defer {
-            sd.bus_error_free(&error)
-            if let reply { _ = sd.bus_message_unref(reply) }
-        }
-        guard result >= 0 else {
-            let name = error.name.map { String(cString: $0) }
-            let text = error.message.map { String(cString: $0) }
-            let detail = [name, text].compactMap { $0 }.joined(separator: ": ")
-            throw .busFailed(
-                operation: "call \(member) on '\(destination)'",
-                errno: Errno(rawValue: -result),
-                detail: detail.isEmpty ? nil : detail
-            )
-        }
-        guard let reply else { return }
-        result = readReply(sd, reply)
-        guard result >= 0 else {
-            throw .busFailed(operation: "read the \(member) reply", errno: Errno(rawValue: -result), detail: nil)
-        }
+        let connection = try BusConnection()
+        defer { connection.close() }
+        try connection.call(
+            destination: destination,
+            path: path,
+            interface: interface,
+            member: member,
+            timeout: timeout,
+            appendArguments: appendArguments,
+            readReply: readReply
+        )
     }
 }

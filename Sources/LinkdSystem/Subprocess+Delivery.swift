@@ -23,7 +23,31 @@ extension Subprocess {
         case stalled
     }
 
-    /// Starts the program with `payload` on its standard input and returns once it has read all of it.
+    /// Starts the program with `payload` on its standard input and returns once it has read all of it (see
+    /// ``deliver(_:deadline:terminationGrace:reactor:start:started:)``).
+    package func deliver(
+        _ payload: [UInt8],
+        deadline: ContinuousClock.Instant,
+        terminationGrace: Duration = .seconds(5),
+        reactor: Reactor = .shared,
+        started: (any LaunchedProgram) -> Void = { _ in }
+    ) async throws -> any LaunchedProgram {
+        try await Self.deliver(
+            payload,
+            deadline: deadline,
+            terminationGrace: terminationGrace,
+            reactor: reactor,
+            start: { input in
+                var options = self
+                options.input = .descriptor(input)
+                return try options.spawn()
+            },
+            started: started
+        )
+    }
+
+    /// Starts a program with `start`, giving it the read end of a pipe as its standard input, hands it `payload`
+    /// there, and returns once it has read all of it.
     ///
     /// The input is a pipe of one page: the kernel reports it writable again only when the program has emptied it,
     /// so the wait is an event, not a poll; the program's exit is one too (its pidfd). A read end kept here stops the
@@ -31,17 +55,18 @@ extension Subprocess {
     /// the payload is read, so the program then sees the end of its input.
     ///
     /// - Parameter started: called once the program runs, before it is given anything (to record its identity).
-    /// - Returns: the running program, without its input pipe; the caller owns its other descriptors.
+    /// - Returns: the running program; the caller owns its other descriptors.
     /// - Throws: ``SystemError`` when it cannot start, ``DeliveryFailure`` when it exits or stalls first: at the
-    ///   deadline it gets SIGTERM, and SIGKILL `terminationGrace` later (at once when the task was cancelled); it is
-    ///   reaped then.
-    package func deliver(
+    ///   deadline it is terminated (SIGTERM, and SIGKILL `terminationGrace` later; at once when the task was
+    ///   cancelled).
+    package static func deliver(
         _ payload: [UInt8],
         deadline: ContinuousClock.Instant,
         terminationGrace: Duration = .seconds(5),
         reactor: Reactor = .shared,
-        started: (Running) -> Void = { _ in }
-    ) async throws -> Running {
+        start: (FileDescriptor) async throws -> any LaunchedProgram,
+        started: (any LaunchedProgram) -> Void = { _ in }
+    ) async throws -> any LaunchedProgram {
         var fds: [CInt] = [0, 0]
         let made = linkd_pipe(&fds)
         guard made == 0 else {
@@ -51,14 +76,12 @@ extension Subprocess {
         let writeEnd = FileDescriptor(rawValue: fds[1])
         defer { probe.close() }
         let sized = linkd_set_pipe_capacity(writeEnd.rawValue, 4_096)
-        var options = self
-        options.input = .descriptor(probe)
-        let running: Running
+        let running: any LaunchedProgram
         do {
             guard sized > 0 else {
                 throw SystemError.systemCall(operation: "size a pipe", errno: Errno(rawValue: -sized))
             }
-            running = try options.spawn()
+            running = try await start(probe)
         } catch {
             writeEnd.close()
             throw error
@@ -84,16 +107,11 @@ extension Subprocess {
         }
         input.close()
         let unread = linkd_readable_bytes(probe.rawValue)
-        if event != .stalled && unread == 0 {
-            return Running(
-                pid: running.pid,
-                exitDescriptor: running.exitDescriptor,
-                input: nil,
-                output: running.output,
-                errorOutput: running.errorOutput
-            )
+        if event != .stalled && unread == 0 { return running }
+        var status = await running.exitStatusIfExited()
+        if status == nil && event == .exited {
+            status = try? await running.exitStatus(deadline: .now + .seconds(2), reactor: reactor)
         }
-        let status = running.exitStatusIfExited()
         if status == nil {
             // At the deadline: SIGTERM, then SIGKILL after the grace period. When the wait was cancelled (the daemon
             // is stopping at once), SIGKILL straight away.

@@ -35,7 +35,7 @@ package final class SystemdUserManager: Sendable {
     ///
     /// - Throws: when the units cannot be installed or the manager cannot be started; ``HarnessError`` when it exits,
     ///   or is not ready within 15 s.
-    package init(daemonArguments: String) throws {
+    package init(daemonArguments: String, daemonEnvironment: [String: String] = [:]) throws {
         root = URL(fileURLWithPath: "/tmp/linkd-sd-\(UUID().uuidString.prefix(8))")
         home = root.appendingPathComponent("home")
         runtime = root.appendingPathComponent("xrt")
@@ -45,13 +45,18 @@ package final class SystemdUserManager: Sendable {
         )
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         chmod(runtime.path, 0o700)
-        try Self.installUnits(in: home, daemonArguments: daemonArguments)
+        try Self.installUnits(in: home, daemonArguments: daemonArguments, environment: daemonEnvironment)
         let notify = try NotifySocket(path: root.path + "/notify")
+        let cgroup = Self.controlGroup(of: root)
         manager = try SpawnedProcess(
             "/usr/bin/unshare",
             [
                 "-m", "--propagation", "private", "/bin/sh", "-c",
-                "mkdir -p /run/systemd && mount -t tmpfs tmpfs /run/systemd && mkdir -p /run/systemd/system && "
+                // A control group of its own in each hierarchy the manager uses, so that managers of tests that run at
+                // once do not share (and stop) each other's app.slice.
+                "for h in systemd unified; do [ -d /sys/fs/cgroup/$h ] || continue; "
+                    + "mkdir -p /sys/fs/cgroup/$h/\(cgroup) && echo $$ > /sys/fs/cgroup/$h/\(cgroup)/cgroup.procs; done; "
+                    + "mkdir -p /run/systemd && mount -t tmpfs tmpfs /run/systemd && mkdir -p /run/systemd/system && "
                     + "exec env -i HOME=\(home.path) XDG_RUNTIME_DIR=\(runtime.path) PATH=/usr/sbin:/usr/bin:/sbin:/bin "
                     + "NOTIFY_SOCKET=\(notify.path) /usr/lib/systemd/systemd --user",
             ],
@@ -66,9 +71,30 @@ package final class SystemdUserManager: Sendable {
         manager.terminate()
         manager.waitUntilExit()
         try? FileManager.default.removeItem(at: root)
+        for hierarchy in ["systemd", "unified"] {
+            Self.removeControlGroup("/sys/fs/cgroup/\(hierarchy)/\(Self.controlGroup(of: root))")
+        }
     }
 
-    private static func installUnits(in home: URL, daemonArguments: String) throws {
+    /// The name of the control group of the manager whose folder is `root`: `linkd-test-<the folder's random part>`.
+    private static func controlGroup(of root: URL) -> String {
+        "linkd-test-" + root.lastPathComponent.dropFirst("linkd-sd-".count)
+    }
+
+    /// Removes the control group at `path` and the ones under it, deepest first (a control group is removed with
+    /// rmdir(2) once it holds no process).
+    private static func removeControlGroup(_ path: String) {
+        let below = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+            .filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: path + "/" + $0)) == nil }
+            .map { path + "/" + $0 }
+            .filter {
+                var isFolder: ObjCBool = false
+                return FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) && isFolder.boolValue
+            }
+        for folder in below.sorted(by: { $0.count > $1.count }) + [path] { rmdir(folder) }
+    }
+
+    private static func installUnits(in home: URL, daemonArguments: String, environment: [String: String]) throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let units = home.appendingPathComponent(".config/systemd/user")
@@ -83,6 +109,10 @@ package final class SystemdUserManager: Sendable {
         .replacingOccurrences(
             of: "ExecStart=/usr/bin/linkd daemon",
             with: "ExecStart=\(LinkdProcess.executable.path) daemon \(daemonArguments)"
+                + environment.map { "\nEnvironment=\($0.key)=\($0.value)" }.sorted().joined()
+                // No journal runs here: the daemon's log goes to a file the tests read (``output``).
+                + "\nStandardOutput=append:\(home.deletingLastPathComponent().path)/daemon.log"
+                + "\nStandardError=append:\(home.deletingLastPathComponent().path)/daemon.log"
         )
         try Data(socket.utf8).write(to: units.appendingPathComponent("linkd.socket"))
         try Data(service.utf8).write(to: units.appendingPathComponent("linkd.service"))
@@ -92,6 +122,45 @@ package final class SystemdUserManager: Sendable {
             atPath: wants.appendingPathComponent("linkd.socket").path,
             withDestinationPath: "../linkd.socket"
         )
+    }
+
+    /// Installs `com.example.Notes`, whose links `myapp://note/{id}` run `program` (written as the executable
+    /// `program.sh` in the manager's HOME) with the link on standard input.
+    ///
+    /// - Throws: when the files cannot be written.
+    package func installApp(running program: String) throws {
+        let path = home.appendingPathComponent("program.sh")
+        try ProgramFile.write(program, to: path)
+        let apps = home.appendingPathComponent(".config/linkd/apps.d")
+        try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
+        let link = #"{"match": "myapp://note/{id}", "action": {"exec": ["\#(path.path)"]}}"#
+        let config = #"{"app": "com.example.Notes", "links": [\#(link)]}"#
+        try Data(config.utf8).write(to: apps.appendingPathComponent("notes.json"))
+    }
+
+    /// Runs `systemctl --user ARGUMENTS` against this manager and waits for it.
+    ///
+    /// - Returns: its exit status and standard output.
+    /// - Throws: when it cannot be started.
+    package func systemctl(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let output = root.appendingPathComponent("systemctl-\(UUID().uuidString.prefix(8)).txt")
+        let process = try SpawnedProcess(
+            "/usr/bin/systemctl",
+            ["--user", "--no-pager", "--plain"] + arguments,
+            environment: environment,
+            stdoutPath: output.path,
+            stderrPath: output.path
+        )
+        process.waitUntilExit()
+        defer { try? FileManager.default.removeItem(at: output) }
+        return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+    }
+
+    /// What the manager wrote to its standard output and error, and the daemons' log.
+    package var output: String {
+        ["manager.log", "manager.err", "daemon.log"].map {
+            (try? String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)) ?? ""
+        }.joined()
     }
 
     /// The pids of the daemons systemd started for this manager.

@@ -25,9 +25,23 @@ import Testing
                 "scheme myapp: GIO opens it with linkd.desktop (linkd)",
                 "daemon: activatable by systemd (linkd.socket is active) on /r/linkd/socket",
                 "systemd: linkd.socket active, linkd.service inactive",
+                "programs: none running",
                 "apps: com.example.Notes (4 links)",
             ]
         )
+    }
+
+    @Test func theUnitsOfRunningProgramsAreNamedAndAUnitNameIsShownAsText() {
+        var status = Self.healthy
+        status.units?.programs = ["app-linkd-com.example.Notes@0123456789abcdef.service", "app-linkd-x@1\u{1B}[31m"]
+        #expect(
+            status.lines.contains(
+                "programs: 2 running, each in a unit of its own: app-linkd-com.example.Notes@0123456789abcdef.service, "
+                    + "app-linkd-x@1\\u{1B}[31m"
+            )
+        )
+        status.units = nil
+        #expect(!status.lines.contains { $0.hasPrefix("programs:") }, "no manager, no units to name")
     }
 
     @Test func configProblemsAreCountedOnceAndPointAtCheck() {

@@ -70,8 +70,9 @@ import Testing
         // Larger than the pipe's one page: the payload goes in several writes, each after the program emptied it.
         let payload = Array(String(repeating: "x", count: 20_000).utf8) + [10]
         let script = "cat > '\(received)'; sleep 30"
-        let running = try await Subprocess(["sh", "-c", script], environment: path)
+        let delivered = try await Subprocess(["sh", "-c", script], environment: path)
             .deliver(payload, deadline: .now + .seconds(60))
+        let running = try #require(delivered as? Subprocess.Running, "a spawned program is the daemon's child")
         defer {
             running.send(SIGKILL)
             _ = running.waitForExit()

@@ -70,7 +70,7 @@ struct ActionSet: Sendable {
             signInStore: signInStore,
             appleStore: appleStore,
             dbus: dbus,
-            programs: ProgramDelivery(timeLimit: execTimeLimit, supervisor: supervisor),
+            programs: ProgramDelivery(timeLimit: execTimeLimit, supervisor: supervisor, launcher: supervisor.launcher),
             forward: ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit)
         )
         let made = registrations.map { $0.make(setup) }

@@ -73,7 +73,14 @@ extension DesktopStatus {
         let arguments = ["/usr/bin/systemctl", "--user", "is-active", "linkd.socket", "linkd.service"]
         guard let (_, output) = run(arguments, environment) else { return nil }
         let states = output.split(separator: "\n").map(String.init)
-        return states.count == 2 ? Units(socket: states[0], service: states[1]) : nil
+        guard states.count == 2 else { return nil }
+        let listing = [
+            "/usr/bin/systemctl", "--user", "list-units", "--plain", "--no-legend", "--state=active,activating",
+        ]
+        let programs = run(listing + ["app-linkd-*"], environment)?.output.split(separator: "\n").compactMap {
+            $0.split(separator: " ").first.map(String.init)
+        }
+        return Units(socket: states[0], service: states[1], programs: programs ?? [])
     }
 
     /// Runs a helper program (`gio`, `systemctl`) and returns its exit status and output; `nil` when it cannot be

@@ -40,6 +40,15 @@ extension DesktopStatus {
             units.map { "systemd: linkd.socket \($0.socket), linkd.service \($0.service)" }
                 ?? "systemd: no user manager answers (linkd starts on demand)"
         )
+        if let programs = units?.programs {
+            lines.append(
+                "programs: "
+                    + (programs.isEmpty
+                        ? "none running"
+                        : "\(programs.count) running, each in a unit of its own: "
+                            + programs.map(DisplayText.sanitize).joined(separator: ", "))
+            )
+        }
         lines.append(
             "apps: " + (apps.isEmpty ? "none" : apps.map { "\($0.name) (\($0.links) links)" }.joined(separator: ", "))
         )
@@ -53,7 +62,7 @@ extension DesktopStatus {
     /// The report as one JSON object (`linkd status --json`):
     ///
     /// `{"ok": …, "schemes": [{"scheme", "handler", "linkd"}], "desktop_file", "mimeapps_list",
-    /// "socket": {"path", "state"}, "units": {"linkd.socket", "linkd.service"} or null,
+    /// "socket": {"path", "state"}, "units": {"linkd.socket", "linkd.service", "programs"} or null,
     /// "apps": [{"app", "links"}], "problems": [{"kind", "message"}]}`.
     package var json: JSONValue {
         let schemes = schemes.map { scheme in
@@ -71,7 +80,10 @@ extension DesktopStatus {
             case .noRuntimeDirectory: "no_runtime_dir"
             }
         let units = units.map {
-            JSONValue.object([("linkd.socket", .string($0.socket)), ("linkd.service", .string($0.service))])
+            JSONValue.object([
+                ("linkd.socket", .string($0.socket)), ("linkd.service", .string($0.service)),
+                ("programs", .array($0.programs.map(JSONValue.string))),
+            ])
         }
         return .object([
             ("ok", .bool(isHealthy)),

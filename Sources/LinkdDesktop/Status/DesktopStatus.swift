@@ -54,10 +54,12 @@ package struct DesktopStatus: Sendable, Equatable {
         }
     }
 
-    /// The states of linkd's systemd user units (`active`, `inactive`, `failed`…).
+    /// The states of linkd's systemd user units (`active`, `inactive`, `failed`…), and the units the programs of
+    /// links run in (`app-linkd-<app>@<random>.service`) that are running.
     package struct Units: Sendable, Equatable {
         package var socket: String
         package var service: String
+        package var programs: [String] = []
     }
 
     /// An app loaded from apps.d.

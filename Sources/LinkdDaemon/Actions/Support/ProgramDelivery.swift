@@ -4,13 +4,14 @@ import LinkdSystem
 import LinkdWire
 
 /// How a program gets a link or a session (the `exec` action, and a sign-in that hands its session to a program):
-/// started in one of the supervisor's slots, it gets its payload on standard input and has the time limit to read it
-/// all (SIGTERM, then SIGKILL 5 s later); once it has, it is watched (``ProgramSupervisor``) and may run as long as it
-/// likes.
+/// started in one of the supervisor's slots (in a transient unit of its own where the user's service manager answers,
+/// ``ProgramLauncher``), it gets its payload on standard input and has the time limit to read it all (SIGTERM, then
+/// SIGKILL 5 s later); once it has, it is watched (``ProgramSupervisor``) and may run as long as it likes.
 struct ProgramDelivery: Sendable {
     /// How long a program may take to read its link (`LINKD_EXEC_TIME_LIMIT`).
     let timeLimit: Duration
     let supervisor: ProgramSupervisor
+    let launcher: ProgramLauncher
 
     /// Starts `arguments` (the caller holds one of the supervisor's slots), hands it `payload` on standard input,
     /// and gives `answer` once it has read all of it — or the failure, when it could not be started or did not read
@@ -55,12 +56,15 @@ struct ProgramDelivery: Sendable {
         subprocess.output = .pipe
         subprocess.errorOutput = .sameAsOutput
         do {
-            let program = try await subprocess.deliver(payload, deadline: .now + timeLimit) { running in
-                started(running.pid)
-            }
+            let program = try await Subprocess.deliver(
+                payload,
+                deadline: .now + timeLimit,
+                start: { input in try await launcher.start(subprocess, app: link.appName, input: input) },
+                started: { running in started(running.pid) }
+            )
             context.spool.remove(entry.id)  // delivered: the program has it, and it is never replayed
             context.log.info(
-                "link \(entry.shortID) delivered to '\(arguments[0])' (pid \(program.pid))",
+                "link \(entry.shortID) delivered to '\(arguments[0])' (\(program.identity))",
                 link.logFields(entry)
             )
             await context.flights.finish(link.flightKey, with: answer, keepingItOpen: true)

@@ -13,7 +13,7 @@ import LinkdSystem
 /// with them. Programs an earlier daemon started are not its children, cannot be waited for, and do not count.
 final class ProgramSupervisor: Sendable {
     private struct Watched: Sendable {
-        let program: Subprocess.Running
+        let program: any LaunchedProgram
         let name: String
         let entryID: String
         let fields: [(String, String)]
@@ -25,11 +25,14 @@ final class ProgramSupervisor: Sendable {
     /// The running programs against their limit: an `exec` link takes a slot before it is recorded; a program
     /// watched here gives its slot back when it exits.
     let slots: ProgramSlots
+    /// Where the programs start: in transient units, or as the daemon's children.
+    let launcher: ProgramLauncher
     private let stream: AsyncStream<Watched>
     private let continuation: AsyncStream<Watched>.Continuation
 
-    init(limits: Daemon.Limits = Daemon.Limits()) {
+    init(limits: Daemon.Limits = Daemon.Limits(), launcher: ProgramLauncher = ProgramLauncher()) {
         slots = ProgramSlots(limit: limits.programs, wait: limits.programWait)
+        self.launcher = launcher
         (stream, continuation) = AsyncStream.makeStream(of: Watched.self)
     }
 
@@ -37,7 +40,7 @@ final class ProgramSupervisor: Sendable {
     /// Its output is logged with the link's secrets and `secrets` (what else it was given: a session's tokens)
     /// redacted.
     func watch(
-        _ program: Subprocess.Running,
+        _ program: any LaunchedProgram,
         name: String,
         link: ClaimedLink,
         entry: Spool.Entry,
@@ -95,7 +98,7 @@ final class ProgramSupervisor: Sendable {
         }
         guard let status = try? await program.exitStatus() else { return }
         await context.flights.end(watched.flightKey)
-        let message = "link \(watched.entryID): the program (pid \(program.pid)) exited with status \(status)"
+        let message = "link \(watched.entryID): the program (\(program.identity)) exited with status \(status)"
         if status == 0 {
             context.log.info(message, watched.fields)
         } else {
