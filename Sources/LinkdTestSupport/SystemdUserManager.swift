@@ -1,19 +1,29 @@
 package import Foundation
 import Glibc
 
-/// A real `systemd --user` manager in a private mount namespace: a tmpfs on /run/systemd with
-/// /run/systemd/system, and its own HOME and XDG_RUNTIME_DIR. The units are installed and enabled
-/// (`sockets.target.wants`) before it starts, so it listens on linkd's socket from boot; activity is observed in
-/// /proc rather than through `systemctl`, whose exit Foundation's `Process` did not reap inside the test process.
+/// A real `systemd --user` manager of an unprivileged user (`nobody`), as a person's is: in a private mount
+/// namespace with a tmpfs on /run/systemd with /run/systemd/system, a control group of its own delegated to the
+/// user, and its own HOME and XDG_RUNTIME_DIR under /home (not /tmp, which the daemon's unit makes private). The
+/// units are installed and enabled (`sockets.target.wants`) before it starts, so it listens on linkd's socket from
+/// boot. The commands that talk to it (``run(_:stdin:extra:)``, ``systemctl(_:)``) run as the same user.
 ///
-/// The manager is stopped and its folder removed when the value goes.
+/// The manager is stopped and its folder and control group removed when the value goes.
 package final class SystemdUserManager: Sendable {
-    /// Whether one can run here: as root, with `unshare` and systemd installed.
+    /// The user the manager runs as: `nobody`.
+    package static let uid: UInt32 = 65_534
+
+    /// Whether one can run here: as root, with `unshare`, `setpriv` and systemd installed.
     package static var isAvailable: Bool {
         getuid() == 0 && access("/usr/lib/systemd/systemd", X_OK) == 0 && access("/usr/bin/unshare", X_OK) == 0
+            && access("/usr/bin/setpriv", X_OK) == 0 && access("/home", W_OK) == 0
     }
 
-    /// The manager's folder, `/tmp/linkd-sd-<random>`.
+    /// What runs a command as the manager's user.
+    package static let launcher = [
+        "/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups",
+    ]
+
+    /// The manager's folder, `/home/linkd-sd-<random>`.
     package let root: URL
     /// Its HOME, with the units in `.config/systemd/user`.
     package let home: URL
@@ -36,7 +46,7 @@ package final class SystemdUserManager: Sendable {
     /// - Throws: when the units cannot be installed or the manager cannot be started; ``HarnessError`` when it exits,
     ///   or is not ready within 15 s.
     package init(daemonArguments: String, daemonEnvironment: [String: String] = [:]) throws {
-        root = URL(fileURLWithPath: "/tmp/linkd-sd-\(UUID().uuidString.prefix(8))")
+        root = URL(fileURLWithPath: "/home/linkd-sd-\(UUID().uuidString.prefix(8))")
         home = root.appendingPathComponent("home")
         runtime = root.appendingPathComponent("xrt")
         try FileManager.default.createDirectory(
@@ -46,7 +56,9 @@ package final class SystemdUserManager: Sendable {
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         chmod(runtime.path, 0o700)
         try Self.installUnits(in: home, daemonArguments: daemonArguments, environment: daemonEnvironment)
+        Self.giveToUser(root)
         let notify = try NotifySocket(path: root.path + "/notify")
+        chmod(notify.path, 0o666)  // the manager, which is not root, reports to it
         let cgroup = Self.controlGroup(of: root)
         manager = try SpawnedProcess(
             "/usr/bin/unshare",
@@ -54,10 +66,13 @@ package final class SystemdUserManager: Sendable {
                 "-m", "--propagation", "private", "/bin/sh", "-c",
                 // A control group of its own in each hierarchy the manager uses, so that managers of tests that run at
                 // once do not share (and stop) each other's app.slice.
+                // It is delegated to the user, as systemd's user@.service delegates one.
                 "for h in systemd unified; do [ -d /sys/fs/cgroup/$h ] || continue; "
-                    + "mkdir -p /sys/fs/cgroup/$h/\(cgroup) && echo $$ > /sys/fs/cgroup/$h/\(cgroup)/cgroup.procs; done; "
+                    + "mkdir -p /sys/fs/cgroup/$h/\(cgroup) && echo $$ > /sys/fs/cgroup/$h/\(cgroup)/cgroup.procs "
+                    + "&& chown -R \(Self.uid):\(Self.uid) /sys/fs/cgroup/$h/\(cgroup); done; "
                     + "mkdir -p /run/systemd && mount -t tmpfs tmpfs /run/systemd && mkdir -p /run/systemd/system && "
-                    + "exec env -i HOME=\(home.path) XDG_RUNTIME_DIR=\(runtime.path) PATH=/usr/sbin:/usr/bin:/sbin:/bin "
+                    + "exec " + Self.launcher.joined(separator: " ")
+                    + " env -i HOME=\(home.path) XDG_RUNTIME_DIR=\(runtime.path) PATH=/usr/sbin:/usr/bin:/sbin:/bin "
                     + "NOTIFY_SOCKET=\(notify.path) /usr/lib/systemd/systemd --user",
             ],
             environment: ProcessInfo.processInfo.environment,
@@ -74,6 +89,31 @@ package final class SystemdUserManager: Sendable {
         for hierarchy in ["systemd", "unified"] {
             Self.removeControlGroup("/sys/fs/cgroup/\(hierarchy)/\(Self.controlGroup(of: root))")
         }
+    }
+
+    /// Makes `folder` and everything in it the manager's user's.
+    private static func giveToUser(_ folder: URL) {
+        let paths =
+            [folder.path]
+            + (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
+            .map { folder.path + "/" + $0 }
+        for path in paths { lchown(path, uid, uid) }
+    }
+
+    /// Runs `linkd ARGUMENTS` as the manager's user, against it (its HOME and XDG_RUNTIME_DIR, with `extra`).
+    ///
+    /// - Throws: when `linkd` cannot be started.
+    package func run(
+        _ arguments: [String],
+        stdin: Data = Data(),
+        extra: [String: String] = [:]
+    ) throws -> LinkdProcess.Output {
+        try LinkdProcess.run(
+            arguments,
+            stdin: stdin,
+            environment: environment.merging(extra) { $1 },
+            launcher: Self.launcher
+        )
     }
 
     /// The name of the control group of the manager whose folder is `root`: `linkd-test-<the folder's random part>`.
@@ -138,6 +178,44 @@ package final class SystemdUserManager: Sendable {
         try Data(config.utf8).write(to: apps.appendingPathComponent("notes.json"))
     }
 
+    /// Installs the GApplication of ``PrivateSessionBus`` (`org.example.LinkdTest`) as D-Bus-activatable on the
+    /// manager's session bus (its folder of transient services, `$XDG_RUNTIME_DIR/dbus-1/services`, which the bus
+    /// watches once it runs); it writes each URI it is opened with to the returned file.
+    ///
+    /// - Throws: when the files cannot be written.
+    package func installDBusApp() throws -> URL {
+        let opened = root.appendingPathComponent("dbus-opened.txt")
+        let script = root.appendingPathComponent("dbus-app.py")
+        let app = PrivateSessionBus.app(
+            opened: opened.path,
+            started: root.appendingPathComponent("dbus-started.txt").path
+        )
+        try Data(app.utf8).write(to: script)
+        let services = runtime.appendingPathComponent("dbus-1/services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        let service = """
+            [D-BUS Service]
+            Name=\(PrivateSessionBus.appID)
+            Exec=/usr/bin/python3 \(script.path) --gapplication-service
+
+            """
+        try Data(service.utf8).write(to: services.appendingPathComponent("\(PrivateSessionBus.appID).service"))
+        Self.giveToUser(runtime)
+        // Started now if it was not running, or told to read its service folders again.
+        let reload = try SpawnedProcess(
+            Self.launcher[0],
+            Array(Self.launcher.dropFirst()) + [
+                "/usr/bin/busctl", "--user", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                "org.freedesktop.DBus", "ReloadConfig",
+            ],
+            environment: environment,
+            stdoutPath: "/dev/null",
+            stderrPath: "/dev/null"
+        )
+        reload.waitUntilExit()
+        return opened
+    }
+
     /// Runs `systemctl --user ARGUMENTS` against this manager and waits for it.
     ///
     /// - Returns: its exit status and standard output.
@@ -145,8 +223,8 @@ package final class SystemdUserManager: Sendable {
     package func systemctl(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let output = root.appendingPathComponent("systemctl-\(UUID().uuidString.prefix(8)).txt")
         let process = try SpawnedProcess(
-            "/usr/bin/systemctl",
-            ["--user", "--no-pager", "--plain"] + arguments,
+            Self.launcher[0],
+            Array(Self.launcher.dropFirst()) + ["/usr/bin/systemctl", "--user", "--no-pager", "--plain"] + arguments,
             environment: environment,
             stdoutPath: output.path,
             stderrPath: output.path

@@ -11,9 +11,11 @@ enum ColdClickBenchmark {
     /// `SystemdUserManager` does the same, but LinkdTestSupport links Swift Testing, which a statically linked
     /// release benchmark cannot.)
     final class Manager {
-        let root = URL(fileURLWithPath: "/tmp/linkd-bench-sd-\(getpid())")
+        /// Under /home: the daemon's unit gives it a /tmp and a /dev of its own (PrivateTmp=, PrivateDevices=), and
+        /// it must see its runtime folder (the session bus, the manager's notify socket) and its HOME.
+        let root = URL(fileURLWithPath: "/home/linkd-bench-sd-\(getpid())")
         var home: URL { root.appendingPathComponent("home") }
-        /// On a tmpfs, as logind's `/run/user/UID` is (``OpenBenchmark/RuntimeFolder``).
+        /// In the folder, not /dev/shm (see ``root``).
         let runtimeFolder: OpenBenchmark.RuntimeFolder
         var runtime: URL { runtimeFolder.url }
         var socket: String { runtime.path + "/linkd/socket" }
@@ -24,7 +26,7 @@ enum ColdClickBenchmark {
 
         /// Installs the units of `packaging/systemd` (ExecStart at `linkd`) and starts the manager.
         init(linkd: String) throws {
-            runtimeFolder = try .make(named: "linkd-bench-sd-\(getpid())-xrt", fallback: root)
+            runtimeFolder = try .make(named: "xrt", fallback: root, onTmpfs: false)
             let units = home.appendingPathComponent(".config/systemd/user")
             let wants = units.appendingPathComponent("sockets.target.wants")
             let apps = home.appendingPathComponent(".config/linkd/apps.d")

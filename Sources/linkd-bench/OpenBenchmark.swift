@@ -28,13 +28,15 @@ enum OpenBenchmark {
         let url: URL
         let isTmpfs: Bool
 
-        /// Makes `name` (mode 0700) in `/dev/shm` when a tmpfs is mounted there, else in `fallback`.
-        static func make(named name: String, fallback: URL) throws -> RuntimeFolder {
+        /// Makes `name` (mode 0700) in `/dev/shm` when a tmpfs is mounted there (and `onTmpfs`), else in `fallback`.
+        static func make(named name: String, fallback: URL, onTmpfs: Bool = true) throws -> RuntimeFolder {
             let mounts = (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
-            let isTmpfs = mounts.split(separator: "\n").contains { line in
-                let fields = line.split(separator: " ")
-                return fields.count > 2 && fields[1] == "/dev/shm" && fields[2] == "tmpfs"
-            }
+            let isTmpfs =
+                onTmpfs
+                && mounts.split(separator: "\n").contains { line in
+                    let fields = line.split(separator: " ")
+                    return fields.count > 2 && fields[1] == "/dev/shm" && fields[2] == "tmpfs"
+                }
             let url = isTmpfs ? URL(fileURLWithPath: "/dev/shm/\(name)") : fallback.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             chmod(url.path, 0o700)

@@ -41,7 +41,7 @@ struct SystemdActivationTests {
         #expect(stat(manager.runtime.path + "/linkd", &info) == 0 && info.st_mode & 0o777 == 0o700)
         var daemons: Set<Int32> = []
         for round in 1...12 {
-            let output = try LinkdProcess.run(["open", "myapp://note/\(round)"], environment: manager.environment)
+            let output = try manager.run(["open", "myapp://note/\(round)"])
             #expect(output.status == 0, "round \(round): \(output)")
             daemons.formUnion(manager.daemonPIDs())
             // systemd's child, not the test's: its exit is an event of its pidfd.
@@ -53,8 +53,8 @@ struct SystemdActivationTests {
         #expect(daemons.count == 12)  // twelve daemons, one per activation
         // The socket still belongs to systemd, and it still answers: the start limit was never hit.
         #expect(FileManager.default.fileExists(atPath: socket))
-        #expect(try LinkdProcess.run(["open", "myapp://note/13"], environment: manager.environment).status == 0)
-        let status = try LinkdProcess.run(["status"], environment: manager.environment).stdout
+        #expect(try manager.run(["open", "myapp://note/13"]).status == 0)
+        let status = try manager.run(["status"]).stdout
         #expect(status.contains("daemon: activatable by systemd (linkd.socket is active) on \(socket)\n"))
         #expect(status.contains("systemd: linkd.socket active, linkd.service "))
     }
@@ -65,7 +65,7 @@ struct SystemdActivationTests {
         let manager = try SystemdUserManager(daemonArguments: "--idle-exit 1")
         let received = manager.home.appendingPathComponent("received.txt")
         try manager.installApp(running: "#!/bin/sh\ncat > /dev/null\nsleep 3\necho done >> \(received.path)\n")
-        #expect(try LinkdProcess.run(["open", "myapp://note/1"], environment: manager.environment).status == 0)
+        #expect(try manager.run(["open", "myapp://note/1"]).status == 0)
         // systemd's children, not the test's: the daemon's exit is an event of its pidfd, the program's end a change
         // of its file.
         let events = try #require(FileEvents([manager.home.path]))
@@ -94,26 +94,21 @@ struct SystemdActivationTests {
         let session = try #require(gotrue.recoverySession(for: "ada@example.com"))
         let link =
             "resetapp://reset#access_token=\(session.accessToken)&refresh_token=\(session.refreshToken)&type=recovery"
-        let first = try LinkdProcess.run(
-            ["open", "--password-stdin", link],
-            stdin: Data("Canary-pass-7f3a9\n".utf8),
-            environment: manager.environment
-        )
+        let first = try manager.run(["open", "--password-stdin", link], stdin: Data("Canary-pass-7f3a9\n".utf8))
         #expect(first.status == 0, "\(first)")
         #expect(gotrue.password(of: "ada@example.com") == "Canary-pass-7f3a9")
         #expect(manager.daemonPIDs().count == 1)  // the reset ran in the daemon systemd started
 
         // The verifier `linkd reset request` keeps is the one the systemd-started daemon finds.
-        let request = try LinkdProcess.run(
+        let request = try manager.run(
             ["reset", "request", "--app", "com.example.Reset", "--email", "ada@example.com"],
-            environment: manager.environment.merging(["XDG_CONFIG_HOME": manager.home.path + "/.config"]) { $1 }
+            extra: ["XDG_CONFIG_HOME": manager.home.path + "/.config"]
         )
         #expect(request.status == 0, "\(request)")
         let code = try #require(gotrue.pkceCode(for: "ada@example.com"))
-        let second = try LinkdProcess.run(
+        let second = try manager.run(
             ["open", "--password-stdin", "resetapp://reset?code=\(code)"],
-            stdin: Data("Another-pass-4c2\n".utf8),
-            environment: manager.environment
+            stdin: Data("Another-pass-4c2\n".utf8)
         )
         #expect(second.status == 0, "\(second)")
         #expect(gotrue.password(of: "ada@example.com") == "Another-pass-4c2")

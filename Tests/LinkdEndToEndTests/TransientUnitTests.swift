@@ -45,7 +45,7 @@ struct TransientUnitTests {
             """,
             in: manager
         )
-        let opened = try LinkdProcess.run(["open", "myapp://note/1?token=\(secret)"], environment: manager.environment)
+        let opened = try manager.run(["open", "myapp://note/1?token=\(secret)"])
         #expect(opened.status == 0, "\(opened)\n\(manager.output)")
         let events = try #require(FileEvents([manager.home.path]))
         #expect(events.wait(until: .now + .seconds(10)) { !text(record).isEmpty })
@@ -62,7 +62,7 @@ struct TransientUnitTests {
         // The manager lists it as its own unit while it runs; stopping linkd leaves it running.
         let listed = try manager.systemctl(["list-units", "app-linkd-*"])
         #expect(listed.output.contains(name), "\(listed.output)")
-        let status = try LinkdProcess.run(["status"], environment: manager.environment)
+        let status = try manager.run(["status"])
         #expect(status.stdout.contains("programs: 1 running, each in a unit of its own: \(name)\n"), "\(status)")
         #expect(try manager.systemctl(["stop", "linkd.service"]).status == 0)
         #expect(ProcessExit.wait(for: daemons, until: .now + .seconds(10)))
@@ -80,7 +80,7 @@ struct TransientUnitTests {
         let manager = try SystemdUserManager(daemonArguments: "", daemonEnvironment: ["LINKD_EXEC_TIME_LIMIT": "1"])
         let started = manager.home.appendingPathComponent("started.txt")
         try install("grep '^0::' /proc/self/cgroup > \(started.path)\nexec sleep 60\n", in: manager)
-        let opened = try LinkdProcess.run(["open", "myapp://note/2"], environment: manager.environment)
+        let opened = try manager.run(["open", "myapp://note/2"])
         #expect(opened.status == 69, "\(opened)\n\(manager.output)")
         #expect(opened.stderr.contains("the program did not read the link in time"), "\(opened)")
         let name = try #require(text(started).firstMatch(of: /(app-linkd-com\.example\.Notes@[0-9a-f]{16}\.service)/))
@@ -107,8 +107,8 @@ struct TransientUnitTests {
             in: manager
         )
         let opening = try SpawnedProcess(
-            LinkdProcess.executable.path,
-            ["open", "myapp://note/7"],
+            SystemdUserManager.launcher[0],
+            Array(SystemdUserManager.launcher.dropFirst()) + [LinkdProcess.executable.path, "open", "myapp://note/7"],
             environment: manager.environment,
             stdoutPath: "/dev/null",
             stderrPath: "/dev/null"
@@ -146,14 +146,60 @@ struct TransientUnitTests {
         let running = { text(pids).split(separator: "\n").compactMap { Int32($0) } }
         try install("echo $$ >> \(pids.path)\ncat > /dev/null\nexec sleep 120\n", in: manager)
         let links = (1...64).map { "myapp://note/\($0)" }.joined(separator: "\n") + "\n"
-        let opened = try LinkdProcess.run(["open", "-"], stdin: Data(links.utf8), environment: manager.environment)
+        let opened = try manager.run(["open", "-"], stdin: Data(links.utf8))
         #expect(opened.status == 0, "\(opened)\n\(manager.output)")
         #expect(running().count == 64)
         let listed = try manager.systemctl(["list-units", "app-linkd-*", "--no-legend"])
         #expect(listed.output.split(separator: "\n").count == 64, "\(listed.output)")
-        let refused = try LinkdProcess.run(["open", "myapp://note/65"], environment: manager.environment)
+        let refused = try manager.run(["open", "myapp://note/65"])
         #expect(refused.status == 75, "\(refused)")
         #expect(refused.stderr.contains("[too_many_programs]"), "\(refused)")
         for pid in running() { kill(pid, SIGKILL) }
+    }
+
+    /// The daemon runs in the unit's sandbox under an unprivileged user's manager; the program of its link does not:
+    /// it writes under HOME and makes a user namespace, while the daemon has no new privileges, a system call filter,
+    /// no capabilities, a read-only HOME and a user namespace of its own.
+    @Test(.disabled(if: Sanitizer.isActive, Sanitizer.reason))
+    func theDaemonIsSandboxedAndItsProgramIsNot() throws {
+        let manager = try SystemdUserManager(daemonArguments: "")
+        let record = manager.home.appendingPathComponent("record.txt")
+        try install(
+            """
+            cat > /dev/null
+            {
+              touch \(manager.home.path)/written && echo "wrote under HOME"
+              unshare -U true && echo "made a user namespace"
+              grep -E '^(NoNewPrivs|Seccomp|CapBnd):' /proc/self/status
+              readlink /proc/self/ns/user
+            } > \(record.path).part 2>&1
+            mv \(record.path).part \(record.path)
+
+            """,
+            in: manager
+        )
+        let opened = try manager.run(["open", "myapp://note/1"])
+        #expect(opened.status == 0, "\(opened)\n\(manager.output)")
+        let events = try #require(FileEvents([manager.home.path]))
+        #expect(events.wait(until: .now + .seconds(10)) { !text(record).isEmpty })
+        let program = text(record)
+        #expect(program.contains("wrote under HOME\nmade a user namespace\n"), "\(program)")
+        #expect(program.contains("NoNewPrivs:\t0") && program.contains("Seccomp:\t0"), "\(program)")
+        let daemon = try #require(manager.daemonPIDs().first)
+        let status = text(URL(fileURLWithPath: "/proc/\(daemon)/status"))
+        #expect(status.contains("NoNewPrivs:\t1") && status.contains("Seccomp:\t2"), "\(status)")
+        #expect(status.contains("CapBnd:\t0000000000000000"), "\(status)")
+        let namespace = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(daemon)/ns/user")
+        #expect(!program.contains(namespace), "the daemon has a user namespace of its own")
+        // Its HOME is on a read-only mount, but for its own folders: the mount each is on, the deepest that holds it.
+        let mounts = text(URL(fileURLWithPath: "/proc/\(daemon)/mountinfo")).split(separator: "\n").map {
+            $0.split(separator: " ").map(String.init)
+        }
+        func options(of path: String) -> String? {
+            mounts.filter { path == $0[4] || path.hasPrefix($0[4] == "/" ? "/" : $0[4] + "/") }
+                .max { $0[4].count < $1[4].count }?[5]
+        }
+        #expect(options(of: manager.home.path)?.hasPrefix("ro") == true, "\(mounts.map { $0[4] })")
+        #expect(options(of: manager.home.path + "/.local/state/linkd")?.hasPrefix("rw") == true)
     }
 }

@@ -2,24 +2,31 @@ import Foundation
 import LinkdTestSupport
 import Testing
 
-/// The shipped service unit confines the daemon as far as a user unit can without breaking the desktop apps its
-/// `exec` action starts (which run under the same unit: the activation tests run them under a real manager).
+/// The shipped service unit confines the daemon for its own needs: the programs of its links run in units of their
+/// own (``TransientUnitTests``), so nothing of its sandbox reaches them.
 @Suite(.ownThread) struct UnitHardeningTests {
-    /// `systemd-analyze security` scores the unit's exposure from 0 (confined) to 10; the unit without its system
-    /// call filter, memory and task bounds scored 8.7.
-    @Test func systemdAnalyzeScoresTheServiceAtMostSevenPointSeven() throws {
+    /// `systemd-analyze security` scores the unit's exposure from 0 (confined) to 10.
+    @Test func systemdAnalyzeScoresTheServiceAtMostThree() throws {
         let units = try ShippedUnits()
         let service = try String(contentsOf: units.service, encoding: .utf8)
-        #expect(service.contains("\nSystemCallErrorNumber=EPERM\n"), "a filtered call fails; it does not kill the app")
-        #expect(service.contains("\nMemoryMax="))
-        #expect(service.contains("\nTasksMax="))
-        // --threshold is on the 0–100 scale: exit 0 when the exposure is at most 7.7.
+        #expect(
+            service.contains("\nSystemCallErrorNumber=EPERM\n"),
+            "a filtered call fails; it does not kill the daemon"
+        )
+        #expect(!service.contains("KillMode="), "stopping linkd stops the daemon's whole control group")
+        for directive in [
+            "PrivateUsers=yes", "ProtectSystem=strict", "ProtectHome=read-only", "PrivateTmp=yes", "PrivateDevices=yes",
+            "MemoryDenyWriteExecute=yes", "RestrictNamespaces=yes", "CapabilityBoundingSet=",
+            "SystemCallFilter=@system-service", "MemoryMax=", "TasksMax=",
+        ] {
+            #expect(service.contains("\n\(directive)"), "\(directive)")
+        }
+        // --threshold is on the 0–100 scale: exit 0 when the exposure is at most 3.0.
         let (status, report) = try units.analyze(
-            ["security", "--offline=true", "--threshold=77", "--user", units.service.path]
+            ["security", "--offline=true", "--threshold=30", "--user", units.service.path]
         )
         #expect(status == 0, "\(report.split(separator: "\n").last ?? "")")
-        for group in ["@clock", "@module", "@raw-io", "@reboot", "@swap", "@obsolete", "@cpu-emulation"] {
-            #expect(report.contains("✓ SystemCallFilter=~\(group) "), "\(group) is filtered")
-        }
+        #expect(report.contains("✓ SystemCallFilter=~@clock "), "@system-service leaves the clock out")
+        #expect(report.contains("✓ RestrictNamespaces=~user "))
     }
 }
