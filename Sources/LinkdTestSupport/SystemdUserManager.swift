@@ -91,6 +91,13 @@ package final class SystemdUserManager: Sendable {
         }
     }
 
+    /// For a linkd built under /tmp (a clone there), the unit line that shows its folder inside the daemon's
+    /// sandbox, whose /tmp is its own (`PrivateTmp=`); empty for one elsewhere, as an installed linkd is.
+    static func visibleBuild(_ executable: String) -> String {
+        guard executable.hasPrefix("/tmp/") || executable.hasPrefix("/var/tmp/") else { return "" }
+        return "\nBindReadOnlyPaths=" + String(executable[..<(executable.lastIndex(of: "/") ?? executable.endIndex)])
+    }
+
     /// Makes `folder` and everything in it the manager's user's.
     private static func giveToUser(_ folder: URL) {
         let paths =
@@ -150,6 +157,7 @@ package final class SystemdUserManager: Sendable {
             of: "ExecStart=/usr/bin/linkd daemon",
             with: "ExecStart=\(LinkdProcess.executable.path) daemon \(daemonArguments)"
                 + environment.map { "\nEnvironment=\($0.key)=\($0.value)" }.sorted().joined()
+                + Self.visibleBuild(LinkdProcess.executable.path)
                 // No journal runs here: the daemon's log goes to a file the tests read (``output``).
                 + "\nStandardOutput=append:\(home.deletingLastPathComponent().path)/daemon.log"
                 + "\nStandardError=append:\(home.deletingLastPathComponent().path)/daemon.log"

@@ -38,6 +38,13 @@ enum ColdClickBenchmark {
             for unit in ["linkd.socket", "linkd.service"] {
                 let text = try String(contentsOf: packaging.appendingPathComponent(unit), encoding: .utf8)
                     .replacingOccurrences(of: "ExecStart=/usr/bin/linkd ", with: "ExecStart=\(linkd) ")
+                    // A linkd built under /tmp is seen inside the sandbox, whose /tmp is its own (PrivateTmp=).
+                    .replacingOccurrences(
+                        of: "\n[Service]\n",
+                        with: linkd.hasPrefix("/tmp/")
+                            ? "\n[Service]\nBindReadOnlyPaths=\(linkd[..<(linkd.lastIndex(of: "/") ?? linkd.endIndex)])\n"
+                            : "\n[Service]\n"
+                    )
                 try Data(text.utf8).write(to: units.appendingPathComponent(unit))
             }
             try FileManager.default.createSymbolicLink(
