@@ -167,10 +167,10 @@ import Testing
     }
 
     @Test func aBackendThatIsDownGives69AndOneThatKeepsFailingGives75() throws {
-        let closed = try TestHTTPServer { _ in .json(200, [:]) }
-        let url = closed.baseURL
-        closed.stop()
-        let down = try ResetWorld(supabaseURL: url)
+        // A port bound and never listened on refuses connections, and no other test's server can take it meanwhile.
+        let closed = try ClosedPort()
+        defer { closed.close() }
+        let down = try ResetWorld(supabaseURL: "http://127.0.0.1:\(closed.port)")
         let link = try down.recoveryLink()
         let unreachable = try down.open(link.url, password: Self.password)
         #expect(unreachable.status == 69, "\(unreachable)")
