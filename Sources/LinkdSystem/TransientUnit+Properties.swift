@@ -19,7 +19,7 @@ struct UnitProperties {
         let properties: [(String, String, () -> Int32)] = [
             ("Description", "s", { writer.string(description) }),
             ("Slice", "s", { writer.string("app.slice") }),
-            ("Type", "s", { writer.string("exec") }),
+            ("Type", "s", { writer.string("simple") }),
             ("ExecStart", "a(sasb)", { writer.execStart(arguments) }),
             ("WorkingDirectory", "s", { writer.string("/") }),
             ("Environment", "as", { writer.strings(environment) }),

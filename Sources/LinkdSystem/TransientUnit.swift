@@ -161,7 +161,7 @@ package final class TransientUnit: Sendable {
                 }
                 return TransientUnit(name: name, pid: 0, exitDescriptor: try endedDescriptor(), connection: connection)
             }
-            usleep(2_000)
+            usleep(500)
         }
         throw .busFailed(operation: "start \(name)", errno: Errno(rawValue: ETIMEDOUT), detail: nil)
     }
