@@ -3,8 +3,8 @@ import Glibc
 import LinkdTestSupport
 import Testing
 
-/// The examples in `share/examples/`, which the README quotes, run for real through linkd: each in a private world
-/// whose apps.d names it, reached by `linkd open`, and judged by what it wrote. A README example that breaks fails
+/// The examples in `share/examples/`, which the app developers' guide quotes, run for real through linkd: each in a
+/// private world whose apps.d names it, reached by `linkd open`, and judged by what it wrote. An example that breaks fails
 /// here.
 @Suite(.ownThread, .serialized) struct ExamplesTests {
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -39,10 +39,9 @@ import Testing
         #"{"id": "\#(id)", "app": "\#(Self.app)", "route": "\#(route)", "fields": {\#(fields)}}"#
     }
 
-    @Test func everyLineTheReadmeQuotesIsInAnExample() throws {
+    @Test func everyLineTheGuideQuotesIsInAnExample() throws {
         let readme = try String(
-            contentsOf: Self.examples.deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("README.md"),
+            contentsOf: Self.examples.deletingLastPathComponent().appendingPathComponent("doc/linkd/app-developers.md"),
             encoding: .utf8
         )
         let section = try #require(readme.firstRange(of: "\n## Receiving links in your app\n"))
@@ -66,7 +65,7 @@ import Testing
         #expect(quoted.count >= 8)
         #expect(quoted.filter { !exampleLines.contains($0) } == [])
         for name in ["receive-link.py", "receive-link.sh", "subscribe.py"] {
-            #expect(readme.contains("(share/examples/\(name))"), "the README links \(name)")
+            #expect(readme.contains("(../../examples/\(name))"), "the guide links \(name)")
         }
     }
 

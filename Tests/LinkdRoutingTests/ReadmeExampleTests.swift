@@ -1,7 +1,8 @@
 import LinkdRouting
 import Testing
 
-/// The example in README.md, "Routing links in your own app", as written there.
+/// The example of the app developers' guide (`share/doc/linkd/app-developers.md`), "Routing links in your own app",
+/// as written there.
 @Suite struct ReadmeExampleTests {
     enum NotesRoute: Hashable, Sendable {
         case reset

@@ -1,4 +1,5 @@
-// The example test in README.md, "Testing your app's links", as written there.
+// The example test of the app developers' guide (`share/doc/linkd/app-developers.md`), "Testing your app's links",
+// as written there.
 import LinkdFormats
 import LinkdRouting
 import LinkdTesting
