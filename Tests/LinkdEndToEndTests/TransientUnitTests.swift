@@ -192,6 +192,9 @@ struct TransientUnitTests {
         let status = text(URL(fileURLWithPath: "/proc/\(daemon)/status"))
         #expect(status.contains("NoNewPrivs:\t1") && status.contains("Seccomp:\t2"), "\(status)")
         #expect(status.contains("CapBnd:\t0000000000000000"), "\(status)")
+        // Not dumpable (its core-dump guard ran inside the filter): the kernel gives its /proc files to root.
+        let environ = try FileManager.default.attributesOfItem(atPath: "/proc/\(daemon)/environ")
+        #expect((environ[.ownerAccountID] as? NSNumber)?.intValue == 0, "\(environ)")
         let namespace = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(daemon)/ns/user")
         #expect(!program.contains(namespace), "the daemon has a user namespace of its own")
         // Its HOME is on a read-only mount, but for its own folders: the mount each is on, the deepest that holds it.
