@@ -1,4 +1,5 @@
 import Foundation
+import LinkdTestSupport
 import Testing
 
 /// The README and the guides: the README stays a front door, every guide is installed, and no document points at a
@@ -62,6 +63,112 @@ import Testing
         let content = try text(document)
         for outside in ["../shared", "DESIGN.md", "STYLE.md"] {
             #expect(!content.contains(outside), "\(document): \(outside)")
+        }
+    }
+}
+
+/// The examples of the documents that need no daemon, desktop or network (`linkd parse` and `linkd route`): each
+/// runs, and prints exactly what the document shows after it.
+@Suite(.ownThread) struct DocumentationExampleTests {
+    /// Each `$ linkd parse|route …` line of a `sh` block, its arguments, and the lines shown after it.
+    static func examples(in document: String) throws -> [(arguments: [String], output: String)] {
+        let text = try String(
+            contentsOf: DocumentationTests.repository.appendingPathComponent(document),
+            encoding: .utf8
+        )
+        var found: [(arguments: [String], output: String)] = []
+        var inBlock = false
+        var current: (arguments: [String], lines: [String])?
+        func finish() {
+            if let done = current {
+                var lines = done.lines
+                while lines.last?.isEmpty == true { lines.removeLast() }
+                found.append((done.arguments, lines.map { $0 + "\n" }.joined()))
+            }
+            current = nil
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("```") {
+                finish()
+                inBlock = !inBlock && line == "```sh"
+                continue
+            }
+            guard inBlock else { continue }
+            if line.hasPrefix("$ ") {
+                finish()
+                let words = words(of: String(line.dropFirst(2)))
+                if words.count > 1, words[0] == "linkd", words[1] == "parse" || words[1] == "route" {
+                    current = (Array(words.dropFirst()), [])
+                }
+            } else if current != nil {
+                current?.lines.append(line)
+            }
+        }
+        return found
+    }
+
+    /// The words of a command line as a shell splits it, for the quoting the documents use: single quotes.
+    static func words(of line: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var quoted = false
+        var started = false
+        for character in line {
+            if character == "'" {
+                quoted.toggle()
+                started = true
+            } else if character == " " && !quoted {
+                if started { words.append(word) }
+                word = ""
+                started = false
+            } else {
+                word.append(character)
+                started = true
+            }
+        }
+        if started { words.append(word) }
+        return words
+    }
+
+    @Test func everyParseAndRouteExampleRunsAndPrintsWhatTheGuideShows() throws {
+        var ran = 0
+        for document in DocumentationTests.documents {
+            for example in try Self.examples(in: document) {
+                // A folder of the tree, as the guide's reader runs it from the repository's root.
+                let arguments = example.arguments.map {
+                    $0.hasPrefix("share/") ? DocumentationTests.repository.appendingPathComponent($0).path : $0
+                }
+                let result = try LinkdProcess.run(arguments)
+                #expect(
+                    result.stdout == example.output,
+                    "\(document): linkd \(example.arguments.joined(separator: " "))"
+                )
+                ran += 1
+            }
+        }
+        #expect(ran >= 5, "the guide shows at least five such examples")
+    }
+}
+
+/// The Swift examples of the app developers' guide are the code the routing and LinkdTesting example tests compile
+/// and run: every line of each (without its trailing comment) is in one of them.
+@Suite struct DocumentationSwiftExampleTests {
+    @Test func everySwiftLineOfTheGuideIsInACompiledTest() throws {
+        let repository = DocumentationTests.repository
+        let guide = try String(
+            contentsOf: repository.appendingPathComponent("share/doc/linkd/app-developers.md"),
+            encoding: .utf8
+        )
+        let tests = try [
+            "Tests/LinkdRoutingTests/ReadmeExampleTests.swift", "Tests/LinkdTestingTests/ReadmeExampleTests.swift",
+        ].map { try String(contentsOf: repository.appendingPathComponent($0), encoding: .utf8) }.joined()
+        let blocks = guide.matches(of: /```swift\n([\s\S]*?)```/).map { String($0.output.1) }
+        #expect(blocks.count == 2)
+        for line in blocks.flatMap({ $0.split(separator: "\n") }) {
+            let code = (line.firstRange(of: " // ").map { line[..<$0.lowerBound] } ?? line[...])
+                .trimmingCharacters(in: .whitespaces)
+            guard !code.isEmpty else { continue }
+            #expect(tests.contains(code), "not in a test: \(code)")
         }
     }
 }
