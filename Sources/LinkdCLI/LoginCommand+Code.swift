@@ -28,13 +28,8 @@ extension LoginCommand {
         )
         let answers = PromptAnswers(prompt)
         let question = "Code from the sign-in email for \(DisplayText.sanitize(email)) (\(DisplayText.sanitize(app)))"
-        let verified = await CodeRounds.run(prompt: question, codes: answers) {
-            (code) async -> Result<GoTrueSession, SessionError> in
-            do throws(SessionError) {
-                return .success(try await signIn.verify(email: email, code: code))
-            } catch {
-                return .failure(error)
-            }
+        let verified = await CodeRounds.run(prompt: question, codes: answers) { (code) async throws(SessionError) in
+            try await signIn.verify(email: email, code: code)
         }
         let session: GoTrueSession
         switch verified {

@@ -26,13 +26,8 @@ extension ResetCommand {
             )
         )
         let prompt = "Code from the reset email for \(DisplayText.sanitize(email)) (\(DisplayText.sanitize(app)))"
-        let verified = await CodeRounds.run(prompt: prompt, codes: answers) {
-            (code) async -> Result<SupabaseBackend.Material, SessionError> in
-            do throws(SessionError) {
-                return .success(try await supabase.material(forEmailedCode: code, email: email))
-            } catch {
-                return .failure(error)
-            }
+        let verified = await CodeRounds.run(prompt: prompt, codes: answers) { (code) async throws(SessionError) in
+            try await supabase.material(forEmailedCode: code, email: email)
         }
         let material: SupabaseBackend.Material
         switch verified {

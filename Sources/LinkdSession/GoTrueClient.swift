@@ -48,6 +48,25 @@ package struct GoTrueClient: Sendable {
         return try GoTrueSession(await call("POST", "/verify", body: body, secrets: [code]))
     }
 
+    /// Proves `factor` for the session of `accessToken` with `code`: ``challenge(_:accessToken:)`` (retried: it
+    /// changes nothing), then ``verify(_:challenge:code:accessToken:)`` (never sent twice: a code proves one
+    /// challenge).
+    ///
+    /// - Returns: the session, now at AAL2.
+    /// - Throws: ``BackendError/Kind/codeRejected`` for a wrong or stale code, or why there was no answer.
+    package func prove(
+        _ factor: SecondFactor,
+        code: Secret,
+        accessToken: Secret
+    ) async throws(SessionError)
+        -> GoTrueSession
+    {
+        let challenge = try await RequestRetry()({ () async throws(SessionError) in
+            try await self.challenge(factor, accessToken: accessToken)
+        })
+        return try await verify(factor, challenge: challenge, code: code, accessToken: accessToken)
+    }
+
     /// `POST /factors/{id}/challenge` for the session (GoTrue's `internal/api/mfa.go`, `ChallengeFactor`): the
     /// challenge's id, which the code is verified against; GoTrue texts the code for a phone factor here.
     package func challenge(_ factor: SecondFactor, accessToken: Secret) async throws(SessionError) -> String {

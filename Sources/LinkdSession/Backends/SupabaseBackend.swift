@@ -159,22 +159,13 @@ package struct SupabaseBackend: AuthBackend {
         return try factors?.chosen()
     }
 
-    /// `POST /factors/{id}/challenge`, then `POST /factors/{id}/verify` with the code (never sent twice: a code
-    /// proves one challenge): the AAL2 session.
+    /// ``GoTrueClient/prove(_:code:accessToken:)``: the AAL2 session.
     package func proveSecondFactor(
         _ factor: SecondFactor,
         code: Secret,
         in session: Session
     ) async throws(SessionError) -> Session {
-        let challenge = try await RequestRetry()({ () async throws(SessionError) in
-            try await client.challenge(factor, accessToken: session.accessToken)
-        })
-        let stronger = try await client.verify(
-            factor,
-            challenge: challenge,
-            code: code,
-            accessToken: session.accessToken
-        )
+        let stronger = try await client.prove(factor, code: code, accessToken: session.accessToken)
         return Session(accessToken: stronger.accessToken, factors: stronger.user.factors)
     }
 

@@ -138,14 +138,14 @@ package struct PasswordReset<Backend: AuthBackend>: Sendable {
         case .failure(let error): return .failure(ResetFailure(error))
         }
         let prompt = factor.prompt(email: account.email, app: account.app)
-        let outcome = await CodeRounds.run(prompt: prompt, codes: codes) { code in
-            await timed(&budget) { () async -> Result<Backend.Session, SessionError> in
+        let outcome = await CodeRounds.run(prompt: prompt, codes: codes) { (code) async throws(SessionError) in
+            try await timed(&budget) { () async -> Result<Backend.Session, SessionError> in
                 do throws(SessionError) {
                     return .success(try await backend.proveSecondFactor(factor, code: code, in: session))
                 } catch {
                     return .failure(error)
                 }
-            }
+            }.get()
         }
         switch outcome {
         case .proved(let stronger): return .success(stronger)

@@ -21,17 +21,19 @@ package enum CodeRounds {
     package static func run<Proved: Sendable>(
         prompt: String,
         codes: some PasswordSource,
-        prove: (Secret) async -> Result<Proved, SessionError>
+        prove: (Secret) async throws(SessionError) -> Proved
     ) async -> Outcome<Proved> {
         var rejection: BackendError?
         for attempt in 1...limit {
             guard let code = await codes.code(prompt: prompt, rejection: rejection) else {
                 return rejection.map { .failed(.backend($0)) } ?? .noCode
             }
-            switch await prove(code) {
-            case .success(let proved): return .proved(proved)
-            case .failure(.backend(let error)) where error.kind == .codeRejected && attempt < limit: rejection = error
-            case .failure(let error): return .failed(error)
+            do throws(SessionError) {
+                return .proved(try await prove(code))
+            } catch .backend(let error) where error.kind == .codeRejected && attempt < limit {
+                rejection = error
+            } catch {
+                return .failed(error)
             }
         }
         preconditionFailure("every attempt returns or asks again")

@@ -106,17 +106,8 @@ package struct SupabaseSignIn: Sendable {
             return .failure(SignInFailure(kind: .refused, message: Self.noCode(app: app)))
         }
         let prompt = factor.prompt(email: session.user.email, app: app)
-        let outcome = await CodeRounds.run(prompt: prompt, codes: codes) { code in
-            do throws(SessionError) {
-                let challenge = try await RequestRetry()({ () async throws(SessionError) in
-                    try await client.challenge(factor, accessToken: session.accessToken)
-                })
-                return .success(
-                    try await client.verify(factor, challenge: challenge, code: code, accessToken: session.accessToken)
-                )
-            } catch {
-                return .failure(error)
-            }
+        let outcome = await CodeRounds.run(prompt: prompt, codes: codes) { (code) async throws(SessionError) in
+            try await client.prove(factor, code: code, accessToken: session.accessToken)
         }
         switch outcome {
         case .proved(let stronger): return .success(stronger)
