@@ -36,6 +36,27 @@ extension OpenCommand {
             directories = XDGDirectories(environment: environment)
             loopGuard = directories.runtimeDirectory.map { WebLoopGuard(folder: $0 + "/linkd") }
         }
+
+        /// The apps of apps.d, read the first time.
+        mutating func loadApps() -> [AppConfig] {
+            if let apps { return apps }
+            let loaded = ConfigLoader.installed(environment: environment, actions: .linkd).load().apps
+            apps = loaded
+            return loaded
+        }
+
+        /// Whether an app may take `link`, from ``WebClaimIndex`` when it is current; else apps.d is read (for the
+        /// decision that follows) and the index made anew.
+        mutating func mayBeClaimed(_ link: LinkURL) -> Bool {
+            guard link.scheme == "https" else { return false }
+            guard apps == nil else { return true }
+            let path = directories.cacheHome + "/linkd/web-claims"
+            if let index = WebClaimIndex.current(at: path) { return index.hosts.contains(link.hostname) }
+            let folders = ConfigLoader.installed(environment: environment, actions: .linkd).directories.map(\.path)
+            let sources = WebClaimIndex.sources(of: folders)
+            try? WebClaimIndex(sources: sources, apps: loadApps()).write(to: path, now: WallClock.seconds)
+            return true
+        }
     }
 
     /// Where `bytes` goes: the loop rule first, then the decision from apps.d and the association files' cache.
@@ -48,12 +69,11 @@ extension OpenCommand {
         case .route: break
         }
         guard let link = try? LinkURL(parsing: bytes) else { return .browser(text, recordsPass: true) }
-        let apps =
-            context.apps ?? ConfigLoader.installed(environment: context.environment, actions: .linkd).load().apps
-        context.apps = apps
         // A link in a mail scanner's wrapper is decided as the link it wraps: the app gets that link, never a request
         // to the wrapper; the browser gets the link as it was clicked, wrapper and all.
         let inner = LinkWrapper.unwrap(link)
+        if inner == nil, !context.mayBeClaimed(link) { return .browser(text, recordsPass: true) }
+        let apps = context.loadApps()
         let target = inner ?? link
         let toApp = WebStep.app(inner?.href ?? text, clicked: text)
         if inner != nil, !target.isSpecial {
@@ -117,8 +137,7 @@ extension OpenCommand {
 
     /// The browser web links go to: the one `linkd register --web` recorded, else another installed one.
     static func chooseBrowser(_ environment: [String: String]) -> WebBrowser? {
-        let recorded = try? Registrar(environment: environment, actions: .linkd).readWebRegistration()?.browser
-        return WebBrowser.choose(recorded: recorded, environment: environment)
+        WebBrowser.choose(recorded: Registrar.recordedBrowser(environment: environment), environment: environment)
     }
 
     /// Hands `url` to the daemon for its app, as `linkd open` does any link; `nil` when the app cannot take it now (or
