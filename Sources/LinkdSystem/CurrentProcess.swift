@@ -66,11 +66,24 @@ package enum CurrentProcess {
         guard let text = FileSystem.contents(of: "/proc/self/stat", limit: 4_096), !text.isEmpty else { return nil }
         // The command name in parentheses may hold spaces: fields are counted after the last ')'.
         guard let close = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = text[(close + 1)...].split(separator: UInt8(ascii: " ")).map {
-            String(decoding: $0, as: UTF8.self)
+        // The fields after it are read as numbers where they lie: field 3 (the state) is the first.
+        var numbers: [UInt] = []
+        var field = 2
+        var value: UInt? = nil
+        for byte in text[(close + 1)...] {
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") {
+                if field == 48 || field == 49 { numbers.append(value ?? 0) }
+                field += 1
+                value = 0
+                if field > 49 { break }
+            } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), let current = value {
+                value = current < UInt.max / 10 ? current * 10 + UInt(byte - UInt8(ascii: "0")) : nil
+            } else {
+                value = nil
+            }
         }
-        // fields[0] is field 3 (state); arg_start is field 48, arg_end field 49.
-        guard fields.count > 46, let start = UInt(fields[45]), let end = UInt(fields[46]) else { return nil }
-        return (start, end)
+        // arg_start is field 48, arg_end field 49.
+        guard numbers.count == 2, numbers[0] > 0 else { return nil }
+        return (numbers[0], numbers[1])
     }
 }

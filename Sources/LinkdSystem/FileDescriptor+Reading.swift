@@ -45,10 +45,10 @@ extension FileDescriptor {
 
 extension FileSystem {
     /// The first `limit` bytes of a small file (a spool entry, `/proc/self/stat`, whose size the file system does
-    /// not tell); `nil` when it cannot be opened or read, or is a symbolic link. A FIFO is opened without waiting for
-    /// a writer and read as what it holds (usually nothing).
-    package static func contents(of path: String, limit: Int = 65_536) -> [UInt8]? {
-        let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+    /// not tell); `nil` when it cannot be opened or read, or is a symbolic link (unless `followingLinks`). A FIFO is
+    /// opened without waiting for a writer and read as what it holds (usually nothing).
+    package static func contents(of path: String, limit: Int = 65_536, followingLinks: Bool = false) -> [UInt8]? {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW)
         guard case .success(let fd) = retryingOnInterrupt({ open(path, flags) }) else { return nil }
         let descriptor = FileDescriptor(rawValue: fd)
         defer { descriptor.close() }

@@ -41,6 +41,31 @@ import Testing
         #expect(try WebLoopGuard(folder: folder).arrive(Self.link, now: 1_002) == .stop)
     }
 
+    @Test func passesAreAppendedAndThoseOutsideTheWindowPruned() throws {
+        let folder = folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let guarding = WebLoopGuard(folder: folder)
+        // A line that is not a pass is passed over, never counted.
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("not a pass\n\(String(repeating: "0", count: 64)) 12x\n".utf8).write(
+            to: URL(fileURLWithPath: folder + "/web-passes")
+        )
+        let size = { (try? FileManager.default.attributesOfItem(atPath: folder + "/web-passes")[.size] as? Int) ?? 0 }
+        try guarding.recordPass(of: Self.link, now: 1_000)
+        #expect(try guarding.arrive(Self.link, now: 1_001) == .browserAgain)
+        // Two thousand passes of other links, a second apart: the file is pruned to the window each time it grows
+        // past its bound, and a link passed long ago is routed as any.
+        var largest = 0
+        for second in 0..<2_000 {
+            try guarding.recordPass(of: "https://example.org/\(second)", now: 2_000 + Double(second))
+            largest = max(largest, size())
+        }
+        #expect(largest <= Int(WebLoopGuard.pruningSize) + 80)
+        #expect(size() < Int(WebLoopGuard.pruningSize))
+        #expect(try guarding.arrive(Self.link, now: 4_000) == .route)
+        #expect(try guarding.arrive("https://example.org/1995", now: 4_000) == .browserAgain)
+    }
+
     @Test func arrivalsAtOnceTakeTurns() async throws {
         let folder = folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -1,3 +1,4 @@
+import Glibc
 import LinkdFormats
 package import LinkdSystem
 
@@ -6,7 +7,8 @@ package import LinkdSystem
 /// without routing, and the third time within 10 s linkd stops.
 ///
 /// It keeps a keyed hash of each link it passed on (HMAC-SHA256 under a key of its own, made at random), never the
-/// link, with the time, in the runtime folder: `web-passes` (0600), pruned of what is past the window at each write.
+/// link, with the time, in the runtime folder: `web-passes` (0600), a line appended for each pass, pruned of what is
+/// past the window when it has grown past ``pruningSize``.
 /// Two clicks at once take turns (a lock on `web-passes.lock`).
 package struct WebLoopGuard: Sendable {
     /// What to do with a link that arrives.
@@ -40,11 +42,14 @@ package struct WebLoopGuard: Sendable {
         try makeFolder()
         return try FileSystem.withExclusiveLock(passesPath + ".lock") { () throws(SystemError) -> Verdict in
             let mark = try self.mark(of: link)
-            let recent = passes(since: now - Self.window)
-            switch recent.count(where: { $0.mark == mark }) {
+            switch Self.count(
+                of: mark,
+                in: FileSystem.contents(of: passesPath, limit: 1 << 20) ?? [],
+                since: now - Self.window
+            ) {
             case 0: return .route
             case 1:
-                try write(recent + [(mark, now)])
+                try write(passes(since: now - Self.window) + [(mark, now)])
                 return .browserAgain
             default: return .stop
             }
@@ -58,8 +63,19 @@ package struct WebLoopGuard: Sendable {
         try makeFolder()
         try FileSystem.withExclusiveLock(passesPath + ".lock") { () throws(SystemError) in
             let mark = try self.mark(of: link)
+            guard case .success(let status) = FileSystem.status(of: passesPath), status.size >= Self.pruningSize else {
+                return try append(mark, now)
+            }
             try write(passes(since: now - Self.window) + [(mark, now)])
         }
+    }
+
+    /// The size past which a pass is recorded by writing the file anew, without the passes past the window; below
+    /// it, by appending one line.
+    package static let pruningSize: Int64 = 64 * 1_024
+
+    private static func line(_ mark: String, _ time: Double) -> String {
+        "\(mark) \(Int64((time * 1_000).rounded(.down)))\n"
     }
 
     /// The runtime folder, made (0700) when it is not there yet.
@@ -91,9 +107,63 @@ package struct WebLoopGuard: Sendable {
         return passes
     }
 
+    /// How many lines of `bytes` record a pass of `mark` since `start`: a click reads them all, so a line costs a
+    /// length check, its time's digits and one comparison of 64 bytes, and nothing is copied.
+    static func count(of mark: String, in bytes: [UInt8], since start: Double) -> Int {
+        let earliest = Int64((start * 1_000).rounded(.down))
+        let markBytes = Array(mark.utf8)
+        guard markBytes.count == 64 else { return 0 }
+        return bytes.withUnsafeBufferPointer { buffer in
+            markBytes.withUnsafeBufferPointer { wanted in
+                var count = 0
+                var lineStart = 0
+                while lineStart < buffer.count {
+                    var lineEnd = lineStart
+                    while lineEnd < buffer.count && buffer[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+                    defer { lineStart = lineEnd + 1 }
+                    let digits = lineEnd - lineStart - 65
+                    guard digits > 0, digits <= 15, buffer[lineStart + 64] == UInt8(ascii: " ") else { continue }
+                    var milliseconds: Int64 = 0
+                    var isNumber = true
+                    for byte in buffer[(lineStart + 65)..<lineEnd] {
+                        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+                            isNumber = false
+                            break
+                        }
+                        milliseconds = milliseconds * 10 + Int64(byte - UInt8(ascii: "0"))
+                    }
+                    guard isNumber, milliseconds >= earliest,
+                        (0..<64).allSatisfy({ buffer[lineStart + $0] == wanted[$0] })
+                    else { continue }
+                    count += 1
+                }
+                return count
+            }
+        }
+    }
+
     private func write(_ passes: [(mark: String, time: Double)]) throws(SystemError) {
-        let text = passes.map { "\($0.mark) \(Int64(($0.time * 1_000).rounded(.down)))\n" }.joined()
-        try FileSystem.writeAtomically(Array(text.utf8), to: passesPath)
+        try FileSystem.writeAtomically(Array(passes.map { Self.line($0.mark, $0.time) }.joined().utf8), to: passesPath)
+    }
+
+    /// Adds the line of one pass at the end (one `write(2)`, under the lock).
+    private func append(_ mark: String, _ time: Double) throws(SystemError) {
+        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW
+        let descriptor: Int32
+        switch retryingOnInterrupt({ open(passesPath, flags, 0o600) }) {
+        case .success(let value): descriptor = value
+        case .failure(let error): throw .file(operation: "open", path: passesPath, errno: error)
+        }
+        defer { close(descriptor) }
+        let bytes = Array(Self.line(mark, time).utf8)
+        let written = retryingOnInterrupt {
+            bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        }
+        switch written {
+        case .success(let count) where count == bytes.count: return
+        case .success: throw .file(operation: "write", path: passesPath, errno: Errno(rawValue: EIO))
+        case .failure(let error): throw .file(operation: "write", path: passesPath, errno: error)
+        }
     }
 
     /// The keyed hash of `link`, in hex, under this user's key (made at random the first time).
@@ -104,9 +174,12 @@ package struct WebLoopGuard: Sendable {
             key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
             try FileSystem.writeAtomically(key, to: keyPath)
         }
-        return SHA256.hmac(key: key, message: Array(link.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hmac(key: key, message: Array(link.utf8)) {
+            hex += [digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]]
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 }

@@ -6,8 +6,17 @@ extension Registrar {
     ///
     /// - Throws: ``Problem`` when it exists but cannot be read as UTF-8 text.
     func read(_ path: String) throws(Problem) -> String? {
+        try Self.read(path)
+    }
+
+    /// The most a file linkd registers with may hold: larger, it is not one of these files.
+    static let readLimit = 16 << 20
+
+    /// ``read(_:)``, for a path that needs no registrar.
+    static func read(_ path: String) throws(Problem) -> String? {
         guard FileSystem.permissions(of: path) != nil else { return nil }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(validating: data, as: UTF8.self)
+        guard let bytes = FileSystem.contents(of: path, limit: Self.readLimit, followingLinks: true),
+            bytes.count < Self.readLimit, let text = String(validating: bytes, as: UTF8.self)
         else { throw Problem(description: "cannot read '\(path)'") }
         return text
     }

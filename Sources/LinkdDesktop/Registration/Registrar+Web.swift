@@ -1,3 +1,4 @@
+import LinkdConfig
 import LinkdSystem
 
 extension Registrar {
@@ -30,6 +31,14 @@ extension Registrar {
 
     /// linkd's desktop file for web links, `<applications>/linkd-web.desktop`.
     package var webDesktopFile: String { applications + "/" + WebDesktopEntry.id }
+
+    /// The browser of the user's registration of web links (``WebRegistration/browser``), read without the rest of a
+    /// registrar, as a click needs it; `nil` when web links are not registered or the record does not read.
+    package static func recordedBrowser(environment: [String: String]) -> String? {
+        let path = XDGDirectories(environment: environment).linkdState + "/web-links.json"
+        guard let text = try? read(path) else { return nil }
+        return try? WebRegistration(parsing: Array(text.utf8), path: path).browser
+    }
 
     /// The record of the registration, `nil` when web links are not registered.
     ///
