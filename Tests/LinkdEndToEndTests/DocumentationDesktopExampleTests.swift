@@ -1,0 +1,110 @@
+import Foundation
+import LinkdTestSupport
+import Testing
+
+/// The examples of the guides that need a desktop (blocks marked ` ```console desktop `): each block's commands run
+/// in order, in a world of their own (temporary XDG folders, the example app of `share/examples/apps.d`, a running
+/// daemon), `linkd` and the desktop's own tools (`xdg-mime`) alike, and each `linkd` command prints what the guide
+/// shows after it, the world's folders read as the guide's reader's (`/home/ada`, `/run/user/1000`).
+@Suite(.ownThread) struct DocumentationDesktopExampleTests {
+    /// One `$ ` line of a marked block, its words, and the lines shown after it.
+    struct Step {
+        let words: [String]
+        let output: String
+    }
+
+    /// The marked blocks of `document`, each as its steps.
+    static func blocks(in document: String) throws -> [[Step]] {
+        let text = try String(
+            contentsOf: DocumentationTests.repository.appendingPathComponent(document),
+            encoding: .utf8
+        )
+        var blocks: [[Step]] = []
+        var block: [(words: [String], lines: [String])]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("```") {
+                if let done = block {
+                    blocks.append(done.map { Step(words: $0.words, output: $0.lines.map { $0 + "\n" }.joined()) })
+                    block = nil
+                } else if line == "```console desktop" {
+                    block = []
+                }
+                continue
+            }
+            guard block != nil else { continue }
+            if line.hasPrefix("$ ") {
+                block?.append((DocumentationExampleTests.words(of: String(line.dropFirst(2))), []))
+            } else if var last = block?.popLast() {
+                last.lines.append(line)
+                block?.append(last)
+            }
+        }
+        return blocks
+    }
+
+    /// The world's paths as the guide writes them, longest first.
+    static func asTheGuideWritesIt(_ text: String, _ world: DaemonHarness) -> String {
+        let home = world.root.path
+        return text.replacingOccurrences(of: world.runtime.path, with: "/run/user/1000")
+            .replacingOccurrences(of: home + "/data", with: "/home/ada/.local/share")
+            .replacingOccurrences(of: world.config.path, with: "/home/ada/.config")
+            .replacingOccurrences(of: world.state.path, with: "/home/ada/.local/state")
+            .replacingOccurrences(of: home, with: "/home/ada")
+    }
+
+    @Test func everyDesktopExampleRunsAndPrintsWhatTheGuideShows() throws {
+        var ran = 0
+        for document in DocumentationTests.documents {
+            for block in try Self.blocks(in: document) {
+                let world = try DaemonHarness()
+                defer { try? FileManager.default.removeItem(at: world.root) }
+                let apps = world.config.appendingPathComponent("linkd/apps.d")
+                try FileManager.default.removeItem(at: apps)
+                try FileManager.default.copyItem(
+                    at: DocumentationTests.repository.appendingPathComponent("share/examples/apps.d"),
+                    to: apps
+                )
+                // The reader's desktop: the example app's program installed, and a browser.
+                let bin = world.root.appendingPathComponent(".local/bin")
+                try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+                try ProgramFile.write("#!/bin/sh\ncat > /dev/null\n", to: bin.appendingPathComponent("notes"))
+                let applications = world.root.appendingPathComponent("data/applications")
+                try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+                try Data(
+                    """
+                    [Desktop Entry]
+                    Type=Application
+                    Name=Firefox ESR
+                    Exec=/bin/true %u
+                    MimeType=x-scheme-handler/http;x-scheme-handler/https;
+
+                    """.utf8
+                ).write(to: applications.appendingPathComponent("firefox-esr.desktop"))
+                let daemon = try world.startDaemon()
+                defer { daemon.terminate() }
+                for step in block {
+                    let shown = "\(document): $ \(step.words.joined(separator: " "))"
+                    switch step.words.first {
+                    case "linkd":
+                        let result = try LinkdProcess.run(
+                            Array(step.words.dropFirst()),
+                            environment: world.desktopEnvironment
+                        )
+                        #expect(Self.asTheGuideWritesIt(result.stdout, world) == step.output, "\(shown)")
+                        ran += 1
+                    case "xdg-mime":
+                        let result = try world.runProgram(
+                            "xdg-mime",
+                            Array(step.words.dropFirst()),
+                            world.desktopEnvironment
+                        )
+                        #expect(result.status == 0 && step.output.isEmpty, "\(shown)")
+                    default:
+                        Issue.record("\(shown): only linkd and xdg-mime run in a desktop example")
+                    }
+                }
+            }
+        }
+        #expect(ran >= 4, "the guides show at least four desktop examples")
+    }
+}
