@@ -13,20 +13,23 @@ import Testing
         let output: String
     }
 
-    /// The marked blocks of `document`, each as its steps.
-    static func blocks(in document: String) throws -> [[Step]] {
+    /// The blocks of `document` marked ` ```console KIND `, each as the words after the kind and its steps.
+    static func blocks(in document: String, marked kind: String) throws -> [(words: [String], steps: [Step])] {
         let text = try String(
             contentsOf: DocumentationTests.repository.appendingPathComponent(document),
             encoding: .utf8
         )
-        var blocks: [[Step]] = []
+        var blocks: [(words: [String], steps: [Step])] = []
+        var words: [String] = []
         var block: [(words: [String], lines: [String])]?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if line.hasPrefix("```") {
                 if let done = block {
-                    blocks.append(done.map { Step(words: $0.words, output: $0.lines.map { $0 + "\n" }.joined()) })
+                    let steps = done.map { Step(words: $0.words, output: $0.lines.map { $0 + "\n" }.joined()) }
+                    blocks.append((words, steps))
                     block = nil
-                } else if line == "```console desktop" {
+                } else if line == "```console \(kind)" || line.hasPrefix("```console \(kind) ") {
+                    words = line.split(separator: " ").dropFirst(2).map(String.init)
                     block = []
                 }
                 continue
@@ -55,7 +58,7 @@ import Testing
     @Test func everyDesktopExampleRunsAndPrintsWhatTheGuideShows() throws {
         var ran = 0
         for document in DocumentationTests.documents {
-            for block in try Self.blocks(in: document) {
+            for (_, block) in try Self.blocks(in: document, marked: "desktop") {
                 let world = try DaemonHarness()
                 defer { try? FileManager.default.removeItem(at: world.root) }
                 let apps = world.config.appendingPathComponent("linkd/apps.d")
