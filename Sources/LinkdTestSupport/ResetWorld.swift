@@ -107,13 +107,17 @@ package final class ResetWorld: Sendable {
         try runOnTerminal(["open", url], typing: answers)
     }
 
-    /// `linkd ARGUMENTS` on a terminal, typed at as ``openOnTerminal(_:typing:)`` types.
+    /// `linkd ARGUMENTS` on a terminal, typed at as ``openOnTerminal(_:typing:)`` types, with `extra` environment;
+    /// the run ends once a line matches one of `endings` (grep patterns).
     package func runOnTerminal(
         _ arguments: [String],
-        typing answers: [(prompt: String, count: Int, text: String)]
+        typing answers: [(prompt: String, count: Int, text: String)],
+        extra: [String: String] = [:],
+        endings: [String] = ["^done:", "Error:"]
     ) throws -> (shown: String, status: Int32, problems: String) {
         let output = world.root.appendingPathComponent("terminal-\(UUID().uuidString).txt")
         let typed = answers.map { "type '\($0.prompt)' \($0.count) '\($0.text)'" }.joined(separator: "\n")
+        let ends = endings.map { "-e '\($0)'" }.joined(separator: " ")
         let typist = try script(
             "typist-\(UUID().uuidString).sh",
             """
@@ -121,7 +125,7 @@ package final class ResetWorld: Sendable {
             wait_for() { n=0; until seen "$1" "$2"; do sleep 0.05; n=$((n+1)); [ $n -gt 600 ] && exit 1; done; }
             type() { wait_for "$1" "$2"; printf '%s\\n' "$3"; }
             \(typed)
-            n=0; until grep -q -e '^done:' -e 'Error:' \(output.path); do sleep 0.05; n=$((n+1)); [ $n -gt 600 ] && exit 1; done
+            n=0; until grep -q \(ends) \(output.path); do sleep 0.05; n=$((n+1)); [ $n -gt 600 ] && exit 1; done
 
             """
         )
@@ -130,7 +134,7 @@ package final class ResetWorld: Sendable {
             + arguments.map { "\"\($0)\"" }.joined(separator: " ") + "' /dev/null "
             + "> \(output.path)"
         let errors = world.root.appendingPathComponent("terminal-errors-\(UUID().uuidString).txt")
-        let shell = try world.start(["-c", command], executable: "/bin/sh", stderrPath: errors.path)
+        let shell = try world.start(["-c", command], executable: "/bin/sh", extra: extra, stderrPath: errors.path)
         shell.waitUntilExit()
         let shown = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").replacingOccurrences(of: "\r", with: "")
         let problems = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""

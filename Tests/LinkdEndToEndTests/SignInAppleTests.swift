@@ -81,34 +81,13 @@ import Testing
         /// link itself goes to `browser-link.txt`.
         func makeBrowser() throws -> String {
             let path = world.root.appendingPathComponent("browser.py").path
-            let script = """
-                #!/usr/bin/python3
-                import html.parser, subprocess, sys, time, urllib.error, urllib.parse, urllib.request
-                class Form(html.parser.HTMLParser):
-                    action, fields = None, {}
-                    def handle_starttag(self, tag, attributes):
-                        attributes = dict(attributes)
-                        if tag == "form": self.action = attributes["action"]
-                        if tag == "input": self.fields[attributes["name"]] = attributes["value"]
-                class Stay(urllib.request.HTTPRedirectHandler):
-                    def redirect_request(self, *arguments):
-                        return None
-                opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), Stay)
-                form = Form()
-                form.feed(opener.open(sys.argv[1]).read().decode())
-                for attempt in range(50):  # the page's server may still be starting
-                    try:
-                        opener.open(form.action, urllib.parse.urlencode(form.fields).encode())
-                        sys.exit("no redirect")
-                    except urllib.error.HTTPError as answer:
-                        location = answer.headers["Location"]
-                        break
-                    except urllib.error.URLError:
-                        time.sleep(0.1)
-                with open(sys.argv[0] + "-link.txt", "w") as output:
-                    output.write(location)
+            let script = BrowserStandIn.postingAppleForm(
+                then: """
+                    with open(sys.argv[0] + "-link.txt", "w") as output:
+                        output.write(location)
 
-                """ + SignInProviderTests.openLocation
+                    """ + SignInProviderTests.openLocation
+            )
             try ProgramFile.write(script, to: URL(fileURLWithPath: path))
             return path
         }

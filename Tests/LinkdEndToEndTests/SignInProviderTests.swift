@@ -11,19 +11,7 @@ import Testing
     /// redirect leads, its output in `browser-open.txt` beside it.
     static func makeBrowser(in world: SignInTests.World) throws -> String {
         let path = world.world.root.appendingPathComponent("browser.py").path
-        let script = """
-            #!/usr/bin/python3
-            import subprocess, sys, urllib.error, urllib.request
-            class Stay(urllib.request.HTTPRedirectHandler):
-                def redirect_request(self, *arguments):
-                    return None
-            try:
-                urllib.request.build_opener(urllib.request.ProxyHandler({}), Stay).open(sys.argv[1])
-                sys.exit("no redirect")
-            except urllib.error.HTTPError as answer:
-                location = answer.headers["Location"]
-
-            """ + openLocation
+        let script = BrowserStandIn.followingRedirect(then: openLocation)
         try ProgramFile.write(script, to: URL(fileURLWithPath: path))
         return path
     }
