@@ -12,6 +12,6 @@ import Testing
         let result = tree.loader(folder).load()
         #expect(result.errors == [])
         #expect(result.apps.map(\.app) == ["com.example.Notes"])
-        #expect(result.apps.first?.links.count == 5)
+        #expect(result.apps.first?.links.count == 6)
     }
 }
