@@ -55,6 +55,60 @@ import Testing
             .replacingOccurrences(of: home, with: "/home/ada")
     }
 
+    /// The files of the `linkd check` example: the guide's `notes.json`, and two more with the problems it names.
+    static func checkExampleFiles() throws -> [String: String] {
+        let guide = try String(
+            contentsOf: DocumentationTests.repository.appendingPathComponent("share/doc/linkd/app-developers.md"),
+            encoding: .utf8
+        )
+        let notes = try #require(
+            guide.matches(of: /```json\n([\s\S]*?)```/).map { String($0.output.1) }.first {
+                $0.contains(#""exec": ["notes", "%u"]"#)
+            }
+        )
+        return [
+            "notes.json": notes,
+            "tasks.json": """
+            {"app": "com.example.Tasks",
+             "links": [{"match": "com.example.tasks://reset", "format": "supabase", "action": "reset"}],
+             "backend": {"kind": "supabase", "url": "https://efgh.supabase.co", "apiKey": "anon", "colour": "blue"}}
+
+            """,
+            "todo.json": """
+            {"app": "com.example.Todo",
+             "links": [{"match": "com.example.todo://item/{id}", "action": "forward"},]}
+
+            """,
+        ]
+    }
+
+    @Test func theCheckExamplePrintsWhatTheGuideShows() throws {
+        var ran = 0
+        for document in DocumentationTests.documents {
+            for (_, block) in try Self.blocks(in: document, marked: "check") {
+                let world = try DaemonHarness()
+                defer { try? FileManager.default.removeItem(at: world.root) }
+                let apps = world.config.appendingPathComponent("linkd/apps.d")
+                try FileManager.default.removeItem(at: apps)
+                try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
+                for (name, text) in try Self.checkExampleFiles() {
+                    try Data(text.utf8).write(to: apps.appendingPathComponent(name))
+                }
+                for step in block {
+                    let result = try LinkdProcess.run(
+                        Array(step.words.dropFirst()),
+                        environment: world.desktopEnvironment
+                    )
+                    #expect(step.words.first == "linkd")
+                    #expect(result.status == 65)
+                    #expect(Self.asTheGuideWritesIt(result.stdout, world) == step.output, "\(document)")
+                    ran += 1
+                }
+            }
+        }
+        #expect(ran == 1)
+    }
+
     @Test func everyDesktopExampleRunsAndPrintsWhatTheGuideShows() throws {
         var ran = 0
         for document in DocumentationTests.documents {

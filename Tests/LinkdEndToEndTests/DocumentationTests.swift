@@ -58,6 +58,29 @@ import Testing
         }
     }
 
+    /// Every block that shows a command (a `$ ` line) is one the example tests run: ` ```sh ` with `linkd parse` or
+    /// `linkd route` (``DocumentationExampleTests``), or ` ```console KIND ` for a kind a suite runs (`desktop` and
+    /// `check`: ``DocumentationDesktopExampleTests``; `backend`: ``DocumentationBackendExampleTests``; `web`:
+    /// ``DocumentationWebExampleTests``). An example shown any other way would not be checked.
+    @Test(arguments: documents)
+    func everyCommandShownIsInABlockATestRuns(_ document: String) throws {
+        var info: String?
+        for line in try text(document).split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop { $0 == " " }
+            if trimmed.hasPrefix("```") {
+                info = info == nil ? String(trimmed.dropFirst(3)) : nil
+                continue
+            }
+            guard let info, trimmed.hasPrefix("$ ") else { continue }
+            let words = info.split(separator: " ")
+            let isRun =
+                info == "sh"
+                ? trimmed.hasPrefix("$ linkd parse ") || trimmed.hasPrefix("$ linkd route ")
+                : words.first == "console" && ["desktop", "check", "backend", "web"].contains(words.dropFirst().first)
+            #expect(isRun, "\(document): \(trimmed) (in a ```\(info) block)")
+        }
+    }
+
     @Test(arguments: documents)
     func noDocumentSendsItsReaderOutsideTheRepository(_ document: String) throws {
         let content = try text(document)
