@@ -81,6 +81,12 @@ import Testing
         }
     }
 
+    @Test func theGuidesExampleAppIsTheShippedFile() throws {
+        let guide = try text("share/doc/linkd/app-developers.md")
+        let shown = guide.matches(of: /```json\n([\s\S]*?)```/).map { String($0.output.1) }.first
+        #expect(shown == (try text("share/examples/apps.d/com.example.Notes.json")))
+    }
+
     @Test(arguments: documents)
     func noDocumentSendsItsReaderOutsideTheRepository(_ document: String) throws {
         let content = try text(document)
