@@ -59,6 +59,21 @@ import Testing
         #expect(FileIdentity.of(descriptor)?.isSameFile(as: first) == true)
     }
 
+    @Test func anAppendAddsAtTheEndMakesA0600FileAndRefusesALink() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/records"
+        try FileSystem.append(Array("one\n".utf8), to: path)
+        try FileSystem.append(Array("two\n".utf8), to: path)
+        #expect(FileSystem.contents(of: path) == Array("one\ntwo\n".utf8))
+        #expect(FileSystem.permissions(of: path) == 0o600)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: path)
+        #expect(throws: SystemError.file(operation: "open", path: folder + "/link", errno: Errno(rawValue: ELOOP))) {
+            try FileSystem.append(Array("three\n".utf8), to: folder + "/link")
+        }
+        #expect(FileSystem.contents(of: path) == Array("one\ntwo\n".utf8))
+    }
+
     @Test func aFolderWatchWakesWhenAFileIsWrittenThere() async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

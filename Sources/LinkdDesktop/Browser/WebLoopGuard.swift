@@ -1,4 +1,3 @@
-import Glibc
 import LinkdFormats
 package import LinkdSystem
 
@@ -64,7 +63,7 @@ package struct WebLoopGuard: Sendable {
         try FileSystem.withExclusiveLock(passesPath + ".lock") { () throws(SystemError) in
             let mark = try self.mark(of: link)
             guard case .success(let status) = FileSystem.status(of: passesPath), status.size >= Self.pruningSize else {
-                return try append(mark, now)
+                return try FileSystem.append(Array(Self.line(mark, now).utf8), to: passesPath)
             }
             try write(passes(since: now - Self.window) + [(mark, now)])
         }
@@ -144,26 +143,6 @@ package struct WebLoopGuard: Sendable {
 
     private func write(_ passes: [(mark: String, time: Double)]) throws(SystemError) {
         try FileSystem.writeAtomically(Array(passes.map { Self.line($0.mark, $0.time) }.joined().utf8), to: passesPath)
-    }
-
-    /// Adds the line of one pass at the end (one `write(2)`, under the lock).
-    private func append(_ mark: String, _ time: Double) throws(SystemError) {
-        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW
-        let descriptor: Int32
-        switch retryingOnInterrupt({ open(passesPath, flags, 0o600) }) {
-        case .success(let value): descriptor = value
-        case .failure(let error): throw .file(operation: "open", path: passesPath, errno: error)
-        }
-        defer { close(descriptor) }
-        let bytes = Array(Self.line(mark, time).utf8)
-        let written = retryingOnInterrupt {
-            bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        }
-        switch written {
-        case .success(let count) where count == bytes.count: return
-        case .success: throw .file(operation: "write", path: passesPath, errno: Errno(rawValue: EIO))
-        case .failure(let error): throw .file(operation: "write", path: passesPath, errno: error)
-        }
     }
 
     /// The keyed hash of `link`, in hex, under this user's key (made at random the first time).
