@@ -190,11 +190,18 @@ import Testing
         let shownLines = shown.split(separator: "\n", omittingEmptySubsequences: false)
         guard printedLines.count == shownLines.count else { return false }
         return zip(printedLines, shownLines).allSatisfy { printed, shown in
-            let pieces = shown.split(separator: "…", omittingEmptySubsequences: false).map {
-                NSRegularExpression.escapedPattern(for: String($0))
+            // Text between the `…`s is literal; each `…` takes a value: at least one character, up to `&` or a space.
+            let pieces = shown.split(separator: "…", omittingEmptySubsequences: false)
+            guard let first = pieces.first, printed.hasPrefix(first) else { return false }
+            var rest = printed.dropFirst(first.count)
+            for piece in pieces.dropFirst() {
+                let value = rest.prefix { $0 != "&" && !$0.isWhitespace }
+                guard !value.isEmpty else { return false }
+                rest = rest.dropFirst(value.count)
+                guard rest.hasPrefix(piece) else { return false }
+                rest = rest.dropFirst(piece.count)
             }
-            let pattern = "^" + pieces.joined(separator: "[^&\\s]+") + "$"
-            return String(printed).range(of: pattern, options: .regularExpression) != nil
+            return rest.isEmpty
         }
     }
 
