@@ -248,7 +248,8 @@ import Testing
         #expect(cancelled.status == 65, "\(cancelled)")
         #expect(cancelled.stderr.hasSuffix("[signin_cancelled]\n"))
         let outcome = login.outcome(within: .seconds(5))
-        #expect(ContinuousClock.now - started < .seconds(2), "the wait ended at once")
+        // At once: the bound holds for the plain build; an instrumented one runs several times slower.
+        if !Sanitizer.isActive { #expect(ContinuousClock.now - started < .seconds(2), "the wait ended at once") }
         #expect(outcome?.contains(#""reason": "signin_cancelled""#) == true, "\(outcome ?? "nothing")")
         #expect(world.storedSecrets.isEmpty, "the sign-in's secret is spent")
         #expect(world.gotrue.requests.isEmpty)
