@@ -185,7 +185,7 @@ package struct PKCEStore: Sendable {
 
     /// The file of `app`: its name hex-encoded, so that no app id can name a path elsewhere.
     func file(for app: String) -> String {
-        directory + "/" + Hex.lowercase(app.utf8)
+        directory + "/" + Hex.lowercase(Array(app.utf8))
     }
 }
 

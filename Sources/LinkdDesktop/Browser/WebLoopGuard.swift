@@ -41,14 +41,11 @@ package struct WebLoopGuard: Sendable {
         try makeFolder()
         return try FileSystem.withExclusiveLock(passesPath + ".lock") { () throws(SystemError) -> Verdict in
             let mark = try self.mark(of: link)
-            switch Self.count(
-                of: mark,
-                in: FileSystem.contents(of: passesPath, limit: 1 << 20) ?? [],
-                since: now - Self.window
-            ) {
+            let recorded = FileSystem.contents(of: passesPath, limit: 1 << 20) ?? []
+            switch Self.count(of: mark, in: recorded, since: now - Self.window) {
             case 0: return .route
             case 1:
-                try write(passes(since: now - Self.window) + [(mark, now)])
+                try write(Self.passes(in: recorded, since: now - Self.window) + [(mark, now)])
                 return .browserAgain
             default: return .stop
             }
@@ -65,7 +62,8 @@ package struct WebLoopGuard: Sendable {
             guard case .success(let status) = FileSystem.status(of: passesPath), status.size >= Self.pruningSize else {
                 return try FileSystem.append(Array(Self.line(mark, now).utf8), to: passesPath)
             }
-            try write(passes(since: now - Self.window) + [(mark, now)])
+            let recorded = FileSystem.contents(of: passesPath, limit: 1 << 20) ?? []
+            try write(Self.passes(in: recorded, since: now - Self.window) + [(mark, now)])
         }
     }
 
@@ -82,63 +80,58 @@ package struct WebLoopGuard: Sendable {
         if FileSystem.permissions(of: folder) == nil { try FileSystem.makePrivateDirectory(folder) }
     }
 
-    /// The passes recorded since `start`: lines `MARK MILLISECONDS`, read as bytes (a click reads them all, so a
-    /// line costs a few comparisons, not a walk of its characters); lines that are not such are left out.
-    private func passes(since start: Double) -> [(mark: String, time: Double)] {
-        let bytes = FileSystem.contents(of: passesPath, limit: 1 << 20) ?? []
+    /// Each line of `bytes` that records a pass since `start` (`MARK MILLISECONDS`, a mark of 64 hex digits): its
+    /// mark, where it lies in `bytes`, and its time in milliseconds. A click reads them all, so a line costs a length
+    /// check and its time's digits, and nothing is copied; lines that are not such are left out.
+    static func forEachPass(
+        in bytes: [UInt8],
+        since start: Double,
+        _ body: (UnsafeBufferPointer<UInt8>, Int64) -> Void
+    ) {
         let earliest = Int64((start * 1_000).rounded(.down))
-        var passes: [(mark: String, time: Double)] = []
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            guard let space = line.firstIndex(of: UInt8(ascii: " ")), space - line.startIndex == 64 else { continue }
-            var milliseconds: Int64 = 0
-            var digits = 0
-            for byte in line[(space + 1)...] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 15 else {
-                    digits = -1
-                    break
+        bytes.withUnsafeBufferPointer { buffer in
+            var lineStart = 0
+            while lineStart < buffer.count {
+                var lineEnd = lineStart
+                while lineEnd < buffer.count && buffer[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+                defer { lineStart = lineEnd + 1 }
+                let digits = lineEnd - lineStart - 65
+                guard digits > 0, digits <= 15, buffer[lineStart + 64] == UInt8(ascii: " ") else { continue }
+                var milliseconds: Int64 = 0
+                var isNumber = true
+                for byte in buffer[(lineStart + 65)..<lineEnd] {
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+                        isNumber = false
+                        break
+                    }
+                    milliseconds = milliseconds * 10 + Int64(byte - UInt8(ascii: "0"))
                 }
-                milliseconds = milliseconds * 10 + Int64(byte - UInt8(ascii: "0"))
-                digits += 1
+                if isNumber, milliseconds >= earliest {
+                    body(UnsafeBufferPointer(rebasing: buffer[lineStart..<(lineStart + 64)]), milliseconds)
+                }
             }
-            guard digits > 0, milliseconds >= earliest else { continue }
-            passes.append((String(decoding: line[..<space], as: UTF8.self), Double(milliseconds) / 1_000))
         }
-        return passes
     }
 
-    /// How many lines of `bytes` record a pass of `mark` since `start`: a click reads them all, so a line costs a
-    /// length check, its time's digits and one comparison of 64 bytes, and nothing is copied.
+    /// How many lines of `bytes` record a pass of `mark` since `start`.
     static func count(of mark: String, in bytes: [UInt8], since start: Double) -> Int {
-        let earliest = Int64((start * 1_000).rounded(.down))
-        let markBytes = Array(mark.utf8)
-        guard markBytes.count == 64 else { return 0 }
-        return bytes.withUnsafeBufferPointer { buffer in
-            markBytes.withUnsafeBufferPointer { wanted in
-                var count = 0
-                var lineStart = 0
-                while lineStart < buffer.count {
-                    var lineEnd = lineStart
-                    while lineEnd < buffer.count && buffer[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-                    defer { lineStart = lineEnd + 1 }
-                    let digits = lineEnd - lineStart - 65
-                    guard digits > 0, digits <= 15, buffer[lineStart + 64] == UInt8(ascii: " ") else { continue }
-                    var milliseconds: Int64 = 0
-                    var isNumber = true
-                    for byte in buffer[(lineStart + 65)..<lineEnd] {
-                        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
-                            isNumber = false
-                            break
-                        }
-                        milliseconds = milliseconds * 10 + Int64(byte - UInt8(ascii: "0"))
-                    }
-                    guard isNumber, milliseconds >= earliest,
-                        (0..<64).allSatisfy({ buffer[lineStart + $0] == wanted[$0] })
-                    else { continue }
-                    count += 1
-                }
-                return count
+        let wanted = Array(mark.utf8)
+        var count = 0
+        wanted.withUnsafeBufferPointer { wanted in
+            forEachPass(in: bytes, since: start) { passed, _ in
+                if passed.elementsEqual(wanted) { count += 1 }
             }
         }
+        return count
+    }
+
+    /// The passes `bytes` records since `start`, for writing the file anew.
+    private static func passes(in bytes: [UInt8], since start: Double) -> [(mark: String, time: Double)] {
+        var passes: [(mark: String, time: Double)] = []
+        forEachPass(in: bytes, since: start) { mark, milliseconds in
+            passes.append((String(decoding: mark, as: UTF8.self), Double(milliseconds) / 1_000))
+        }
+        return passes
     }
 
     private func write(_ passes: [(mark: String, time: Double)]) throws(SystemError) {
@@ -153,12 +146,6 @@ package struct WebLoopGuard: Sendable {
             key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
             try FileSystem.writeAtomically(key, to: keyPath)
         }
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in SHA256.hmac(key: key, message: Array(link.utf8)) {
-            hex += [digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]]
-        }
-        return String(decoding: hex, as: UTF8.self)
+        return Hex.lowercase(SHA256.hmac(key: key, message: Array(link.utf8)))
     }
 }
