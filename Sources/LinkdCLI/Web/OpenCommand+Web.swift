@@ -37,10 +37,10 @@ extension OpenCommand {
             loopGuard = directories.runtimeDirectory.map { WebLoopGuard(folder: $0 + "/linkd") }
         }
 
-        /// The apps of apps.d, read the first time.
-        mutating func loadApps() -> [AppConfig] {
+        /// The apps of apps.d (read by `loader`, else the installed folders' loader), read the first time.
+        mutating func loadApps(with loader: ConfigLoader? = nil) -> [AppConfig] {
             if let apps { return apps }
-            let loaded = ConfigLoader.installed(environment: environment, actions: .linkd).load().apps
+            let loaded = (loader ?? ConfigLoader.installed(environment: environment, actions: .linkd)).load().apps
             apps = loaded
             return loaded
         }
@@ -52,9 +52,10 @@ extension OpenCommand {
             guard apps == nil else { return true }
             let path = directories.cacheHome + "/linkd/web-claims"
             if let index = WebClaimIndex.current(at: path) { return index.hosts.contains(link.hostname) }
-            let folders = ConfigLoader.installed(environment: environment, actions: .linkd).directories.map(\.path)
-            let sources = WebClaimIndex.sources(of: folders)
-            try? WebClaimIndex(sources: sources, apps: loadApps()).write(to: path, now: WallClock.seconds)
+            let loader = ConfigLoader.installed(environment: environment, actions: .linkd)
+            let sources = WebClaimIndex.sources(of: loader.directories.map(\.path))
+            let apps = loadApps(with: loader)
+            try? WebClaimIndex(sources: sources, apps: apps).write(to: path, now: WallClock.seconds)
             return true
         }
     }

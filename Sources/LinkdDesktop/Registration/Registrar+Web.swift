@@ -26,8 +26,11 @@ extension Registrar {
     /// The record of web links' registration (``WebRegistration``), beside the replaced defaults.
     package var webRecord: String {
         String(replacedDefaults[..<(replacedDefaults.lastIndex(of: "/") ?? replacedDefaults.startIndex)])
-            + "/web-links.json"
+            + "/" + Self.webRecordName
     }
+
+    /// The file name of ``webRecord``.
+    static let webRecordName = "web-links.json"
 
     /// linkd's desktop file for web links, `<applications>/linkd-web.desktop`.
     package var webDesktopFile: String { applications + "/" + WebDesktopEntry.id }
@@ -35,7 +38,8 @@ extension Registrar {
     /// The browser of the user's registration of web links (``WebRegistration/browser``), read without the rest of a
     /// registrar, as a click needs it; `nil` when web links are not registered or the record does not read.
     package static func recordedBrowser(environment: [String: String]) -> String? {
-        let path = XDGDirectories(environment: environment).linkdState + "/web-links.json"
+        // The per-user registrar's record (``webRecord``), beside its replaced defaults in linkd's state folder.
+        let path = XDGDirectories(environment: environment).linkdState + "/" + webRecordName
         guard let text = try? read(path) else { return nil }
         return try? WebRegistration(parsing: Array(text.utf8), path: path).browser
     }
