@@ -93,12 +93,7 @@ import Testing
         let root = reset.world.root
         let apps = reset.world.config.appendingPathComponent("linkd/apps.d")
         try FileManager.default.removeItem(at: apps.appendingPathComponent("reset.json"))
-        let example = try String(
-            contentsOf: DocumentationTests.repository.appendingPathComponent(
-                "share/examples/apps.d/com.example.Notes.json"
-            ),
-            encoding: .utf8
-        )
+        let example = try DocumentationTests.exampleApp()
         let pointed = example.replacingOccurrences(of: "https://abcd.supabase.co", with: reset.gotrue.baseURL)
             .replacingOccurrences(of: #""your-anon-key""#, with: #""\#(GoTrueDouble.apiKey)", "emailCodes": true"#)
             .replacingOccurrences(of: "https://services.cloud.mongodb.com", with: reset.appServices.baseURL)

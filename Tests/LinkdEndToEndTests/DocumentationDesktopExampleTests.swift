@@ -82,18 +82,22 @@ import Testing
         ]
     }
 
+    /// A daemon world whose apps.d holds `files` (by name) and nothing else.
+    static func world(apps files: [String: String]) throws -> DaemonHarness {
+        let world = try DaemonHarness()
+        let apps = world.config.appendingPathComponent("linkd/apps.d")
+        try FileManager.default.removeItem(at: apps)
+        try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: apps.appendingPathComponent(name)) }
+        return world
+    }
+
     @Test func theCheckExamplePrintsWhatTheGuideShows() throws {
         var ran = 0
         for document in DocumentationTests.documents {
             for (_, block) in try Self.blocks(in: document, marked: "check") {
-                let world = try DaemonHarness()
+                let world = try Self.world(apps: Self.checkExampleFiles())
                 defer { try? FileManager.default.removeItem(at: world.root) }
-                let apps = world.config.appendingPathComponent("linkd/apps.d")
-                try FileManager.default.removeItem(at: apps)
-                try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
-                for (name, text) in try Self.checkExampleFiles() {
-                    try Data(text.utf8).write(to: apps.appendingPathComponent(name))
-                }
                 for step in block {
                     let result = try LinkdProcess.run(
                         Array(step.words.dropFirst()),
@@ -113,14 +117,8 @@ import Testing
         var ran = 0
         for document in DocumentationTests.documents {
             for (_, block) in try Self.blocks(in: document, marked: "desktop") {
-                let world = try DaemonHarness()
+                let world = try Self.world(apps: ["com.example.Notes.json": DocumentationTests.exampleApp()])
                 defer { try? FileManager.default.removeItem(at: world.root) }
-                let apps = world.config.appendingPathComponent("linkd/apps.d")
-                try FileManager.default.removeItem(at: apps)
-                try FileManager.default.copyItem(
-                    at: DocumentationTests.repository.appendingPathComponent("share/examples/apps.d"),
-                    to: apps
-                )
                 // The reader's desktop: the example app's program installed, and a browser.
                 let bin = world.root.appendingPathComponent(".local/bin")
                 try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)

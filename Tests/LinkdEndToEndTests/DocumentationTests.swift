@@ -14,6 +14,14 @@ import Testing
         try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8)
     }
 
+    /// The example app's apps.d file, as the package ships it.
+    static func exampleApp() throws -> String {
+        try String(
+            contentsOf: repository.appendingPathComponent("share/examples/apps.d/com.example.Notes.json"),
+            encoding: .utf8
+        )
+    }
+
     @Test func theReadmeFitsInTwoHundredFiftyLinesAndLinksEveryGuide() throws {
         let readme = try text("README.md")
         #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 250)
@@ -84,7 +92,7 @@ import Testing
     @Test func theGuidesExampleAppIsTheShippedFile() throws {
         let guide = try text("share/doc/linkd/app-developers.md")
         let shown = guide.matches(of: /```json\n([\s\S]*?)```/).map { String($0.output.1) }.first
-        #expect(shown == (try text("share/examples/apps.d/com.example.Notes.json")))
+        #expect(shown == (try Self.exampleApp()))
     }
 
     @Test(arguments: documents)

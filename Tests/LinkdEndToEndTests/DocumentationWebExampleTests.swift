@@ -24,12 +24,7 @@ import Testing
         let apps = web.world.config.appendingPathComponent("linkd/apps.d")
         try FileManager.default.removeItem(at: apps)
         try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
-        let example = try String(
-            contentsOf: DocumentationTests.repository.appendingPathComponent(
-                "share/examples/apps.d/com.example.Notes.json"
-            ),
-            encoding: .utf8
-        )
+        let example = try DocumentationTests.exampleApp()
         let webSection = #""web": {"appleAppId": "\#(Self.appID)", "caFile": "\#(web.ca.certificate)"},"#
         let app = example.replacingOccurrences(of: "https://notes.example.com/", with: "https://\(web.host)/")
             .replacingOccurrences(of: #""links": ["#, with: webSection + "\n  " + #""links": ["#)
