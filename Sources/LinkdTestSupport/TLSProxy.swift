@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 
 /// TLS in front of a test double: a real TLS 1.2/1.3 server on 127.0.0.1 (Python's `ssl` module, test tooling only)
-/// that forwards each connection's plain bytes to `127.0.0.1:<port>`. Its certificate is signed by the test CA of
-/// `scripts/make-test-ca`. A ``Fault`` makes it misbehave the way a broken backend or network does.
+/// that forwards each connection's plain bytes to `127.0.0.1:<port>`. Its certificate is signed by the ``TestCA``. A
+/// ``Fault`` makes it misbehave the way a broken backend or network does.
 package final class TLSProxy: Sendable {
     /// How the proxy misbehaves. A fault for one method (`PUT`, the request that carries a password) forwards that
     /// request to the double, so the double sees what was sent, and spoils only its answer.
@@ -36,6 +36,8 @@ package final class TLSProxy: Sendable {
     /// The port it listens on.
     package let port: UInt16
     private let process: Process
+    /// The proxy's standard error, in a scratch folder of its own.
+    private let errorFile: URL
 
     /// `https://127.0.0.1:<port>`.
     package var baseURL: String { "https://127.0.0.1:\(port)" }
@@ -45,13 +47,18 @@ package final class TLSProxy: Sendable {
     ///   - certificate, key: the server's PEM files.
     ///   - fault: how it misbehaves (``Fault/none``).
     package init(forwardingTo target: UInt16, certificate: String, key: String, fault: Fault = .none) throws {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-tls-proxy-2.py")
-        try Data(Self.script.utf8).write(to: script, options: .atomic)  // tests running at once write it too
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path, certificate, key, String(target)] + fault.arguments
+        // The script in argv (`-c`), not in a file: no file that tests running at once would share.
+        process.arguments = ["-c", Self.script, certificate, key, String(target)] + fault.arguments
         let output = Pipe()
+        // A file, not a pipe: a pipe no one reads would stall the proxy once full.
+        errorFile = SpawnFiles.make().appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        let errorHandle = try FileHandle(forWritingTo: errorFile)
+        defer { try? errorHandle.close() }
         process.standardOutput = output
+        process.standardError = errorHandle
         try process.run()
         var line = Data()
         while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
@@ -59,7 +66,13 @@ package final class TLSProxy: Sendable {
         }
         guard let port = UInt16(String(decoding: line, as: UTF8.self)) else {
             kill(process.processIdentifier, SIGKILL)
-            throw CocoaError(.fileReadCorruptFile)
+            process.waitUntilExit()
+            let said = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+            try? FileManager.default.removeItem(at: errorFile.deletingLastPathComponent())
+            throw HarnessError.unexpected(
+                what: "the TLS proxy's port (certificate '\(certificate)', key '\(key)')",
+                got: said.split(separator: "\n").last.map(String.init) ?? "nothing"
+            )
         }
         self.port = port
     }
@@ -68,6 +81,7 @@ package final class TLSProxy: Sendable {
         // SIGKILL: a child of the test runner inherits its blocked signals, SIGTERM among them.
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        try? FileManager.default.removeItem(at: errorFile.deletingLastPathComponent())
     }
 
     private static let script = """
