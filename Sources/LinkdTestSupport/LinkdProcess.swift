@@ -23,11 +23,17 @@ package enum LinkdProcess {
         Bundle.main.bundleURL.appendingPathComponent("linkd")
     }
 
+    /// The `XDG_CONFIG_HOME` of a run that names none: a folder that does not exist, of this test process alone, so
+    /// that nothing a run writes there reaches another run.
+    private static let emptyConfig = FileManager.default.temporaryDirectory
+        .appendingPathComponent("linkd-empty-config-" + UUID().uuidString).path
+
     /// Runs `linkd` with `arguments` (raw bytes allowed) and `stdin`, waiting for it to exit.
     ///
     /// The machine's environment is passed on, with `environment` over it; unless it names one, `XDG_CONFIG_HOME` is
     /// an empty folder, so that no installed app leaks in. A `launcher` (``PrivateMount/launcher``) runs it;
-    /// `executable` is another copy of linkd to run (an installed one).
+    /// `executable` is another copy of linkd to run (an installed one). While it runs, `watch` is asked every second
+    /// whether to give up on it; when it gives a reason, linkd is killed and the reason ends its standard error.
     ///
     /// - Throws: when the scratch files cannot be written or `linkd` cannot be started.
     package static func run(
@@ -35,11 +41,11 @@ package enum LinkdProcess {
         stdin: Data = Data(),
         environment: [String: String] = [:],
         launcher: [String] = [],
-        executable: URL = executable
+        executable: URL = executable,
+        watch: () -> String? = { nil }
     ) throws -> Output {
         var merged = ProcessInfo.processInfo.environment
-        merged["XDG_CONFIG_HOME"] =
-            FileManager.default.temporaryDirectory.appendingPathComponent("linkd-empty-config").path
+        merged["XDG_CONFIG_HOME"] = emptyConfig
         for (key, value) in environment { merged[key] = value }
         let files = SpawnFiles.make()
         defer { try? FileManager.default.removeItem(at: files) }
@@ -54,10 +60,11 @@ package enum LinkdProcess {
             stdoutPath: files.appendingPathComponent("stdout").path,
             stderrPath: files.appendingPathComponent("stderr").path
         )
-        process.waitUntilExit()
+        let stopped = process.waitUntilExit(every: .seconds(1), stoppingWhen: watch)
         let read = { (name: String) in
             String(decoding: (try? Data(contentsOf: files.appendingPathComponent(name))) ?? Data(), as: UTF8.self)
         }
-        return Output(stdout: read("stdout"), stderr: read("stderr"), status: process.terminationStatus)
+        let stderr = read("stderr") + (stopped.map { "[the test gave up on linkd: \($0)]\n" } ?? "")
+        return Output(stdout: read("stdout"), stderr: stderr, status: process.terminationStatus)
     }
 }

@@ -47,3 +47,26 @@ extension SpawnedProcess {
         return String(decoding: line, as: UTF8.self)
     }
 }
+
+extension SpawnedProcess {
+    /// Waits until the child exits, asking `check` every `interval` meanwhile whether to stop waiting: when it gives
+    /// a reason, the child is killed (SIGKILL) and reaped, and the reason returned.
+    ///
+    /// - Returns: nil when the child exited by itself; else the reason `check` gave.
+    package func waitUntilExit(every interval: Duration, stoppingWhen check: () -> String?) -> String? {
+        let milliseconds = Int32(clamping: interval.components.seconds * 1_000)
+        var descriptor = pollfd(fd: running.exitDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            if descriptor.revents != 0 { break }
+            if let reason = check() {
+                running.send(SIGKILL)
+                waitUntilExit()
+                return reason
+            }
+        }
+        waitUntilExit()
+        return nil
+    }
+}

@@ -7,6 +7,9 @@ import Glibc
 /// units are installed and enabled (`sockets.target.wants`) before it starts, so it listens on linkd's socket from
 /// boot. The commands that talk to it (``run(_:stdin:extra:)``, ``systemctl(_:)``) run as the same user.
 ///
+/// The unit runs a copy of the built linkd in the manager's folder (``executable``), so that the manager's user
+/// reaches it wherever the repository was cloned (a folder only its owner may enter, as a home often is).
+///
 /// The manager is stopped and its folder and control group removed when the value goes.
 package final class SystemdUserManager: Sendable {
     /// The user the manager runs as: `nobody`.
@@ -29,6 +32,8 @@ package final class SystemdUserManager: Sendable {
     package let home: URL
     /// Its XDG_RUNTIME_DIR, where its private bus and linkd's socket are.
     package let runtime: URL
+    /// The copy of the built linkd that its unit runs, and ``run(_:stdin:extra:)`` too.
+    package let executable: URL
     private let manager: SpawnedProcess
 
     /// The machine's environment with the manager's HOME and XDG_RUNTIME_DIR and no XDG config or state folders:
@@ -49,14 +54,23 @@ package final class SystemdUserManager: Sendable {
         root = URL(fileURLWithPath: "/home/linkd-sd-\(UUID().uuidString.prefix(8))")
         home = root.appendingPathComponent("home")
         runtime = root.appendingPathComponent("xrt")
+        executable = root.appendingPathComponent("linkd")
         try FileManager.default.createDirectory(
             at: home.appendingPathComponent(".config/systemd/user"),
             withIntermediateDirectories: true
         )
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         chmod(runtime.path, 0o700)
-        try Self.installUnits(in: home, daemonArguments: daemonArguments, environment: daemonEnvironment)
+        try FileManager.default.copyItem(at: LinkdProcess.executable, to: executable)
+        chmod(executable.path, 0o755)
+        try Self.installUnits(
+            in: home,
+            executable: executable.path,
+            daemonArguments: daemonArguments,
+            environment: daemonEnvironment
+        )
         Self.giveToUser(root)
+        try Self.checkUserRuns(executable)
         let notify = try NotifySocket(path: root.path + "/notify")
         chmod(notify.path, 0o666)  // the manager, which is not root, reports to it
         let cgroup = Self.controlGroup(of: root)
@@ -91,11 +105,18 @@ package final class SystemdUserManager: Sendable {
         }
     }
 
-    /// For a linkd built under /tmp (a clone there), the unit line that shows its folder inside the daemon's
-    /// sandbox, whose /tmp is its own (`PrivateTmp=`); empty for one elsewhere, as an installed linkd is.
-    static func visibleBuild(_ executable: String) -> String {
-        guard executable.hasPrefix("/tmp/") || executable.hasPrefix("/var/tmp/") else { return "" }
-        return "\nBindReadOnlyPaths=" + String(executable[..<(executable.lastIndex(of: "/") ?? executable.endIndex)])
+    /// Checks that the manager's user can run `executable` (`linkd --version`): a toolchain whose libraries it cannot
+    /// read would otherwise show only as a unit that never starts.
+    ///
+    /// - Throws: ``HarnessError/unexpected(what:got:)`` with what it printed when it cannot.
+    private static func checkUserRuns(_ executable: URL) throws {
+        let output = try LinkdProcess.run(["--version"], launcher: launcher, executable: executable)
+        guard output.status == 0 else {
+            throw HarnessError.unexpected(
+                what: "'linkd --version' run as the manager's user (uid \(uid))",
+                got: "\(output)"
+            )
+        }
     }
 
     /// Makes `folder` and everything in it the manager's user's.
@@ -109,18 +130,37 @@ package final class SystemdUserManager: Sendable {
 
     /// Runs `linkd ARGUMENTS` as the manager's user, against it (its HOME and XDG_RUNTIME_DIR, with `extra`).
     ///
+    /// When `linkd.service` fails to start twice while linkd runs (systemd restarting a daemon that cannot start),
+    /// or linkd runs longer than `limit`, linkd is killed and its standard error ends with why, and the unit's
+    /// status.
+    ///
     /// - Throws: when `linkd` cannot be started.
     package func run(
         _ arguments: [String],
         stdin: Data = Data(),
-        extra: [String: String] = [:]
+        extra: [String: String] = [:],
+        limit: Duration = .seconds(120)
     ) throws -> LinkdProcess.Output {
-        try LinkdProcess.run(
+        let restarts = serviceRestarts()
+        let deadline = ContinuousClock.now + limit
+        return try LinkdProcess.run(
             arguments,
             stdin: stdin,
             environment: environment.merging(extra) { $1 },
-            launcher: Self.launcher
-        )
+            launcher: Self.launcher,
+            executable: executable
+        ) {
+            let failed = serviceRestarts() - restarts
+            guard failed >= 2 || ContinuousClock.now > deadline else { return nil }
+            let why = failed >= 2 ? "linkd.service failed to start \(failed) times" : "it ran longer than \(limit)"
+            return why + "\n" + ((try? systemctl(["status", "linkd.service"]))?.output ?? "")
+        }
+    }
+
+    /// How many times systemd restarted `linkd.service` after a failure (its `NRestarts`).
+    private func serviceRestarts() -> Int {
+        let shown = try? systemctl(["show", "--property=NRestarts", "--value", "linkd.service"])
+        return Int(shown?.output.filter(\.isNumber) ?? "") ?? 0
     }
 
     /// The name of the control group of the manager whose folder is `root`: `linkd-test-<the folder's random part>`.
@@ -141,7 +181,12 @@ package final class SystemdUserManager: Sendable {
         for folder in below.sorted(by: { $0.count > $1.count }) + [path] { rmdir(folder) }
     }
 
-    private static func installUnits(in home: URL, daemonArguments: String, environment: [String: String]) throws {
+    private static func installUnits(
+        in home: URL,
+        executable: String,
+        daemonArguments: String,
+        environment: [String: String]
+    ) throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let units = home.appendingPathComponent(".config/systemd/user")
@@ -155,9 +200,8 @@ package final class SystemdUserManager: Sendable {
         )
         .replacingOccurrences(
             of: "ExecStart=/usr/bin/linkd daemon",
-            with: "ExecStart=\(LinkdProcess.executable.path) daemon \(daemonArguments)"
+            with: "ExecStart=\(executable) daemon \(daemonArguments)"
                 + environment.map { "\nEnvironment=\($0.key)=\($0.value)" }.sorted().joined()
-                + Self.visibleBuild(LinkdProcess.executable.path)
                 // No journal runs here: the daemon's log goes to a file the tests read (``output``).
                 + "\nStandardOutput=append:\(home.deletingLastPathComponent().path)/daemon.log"
                 + "\nStandardError=append:\(home.deletingLastPathComponent().path)/daemon.log"

@@ -111,7 +111,7 @@ struct TransientUnitTests {
         )
         let opening = try SpawnedProcess(
             SystemdUserManager.launcher[0],
-            Array(SystemdUserManager.launcher.dropFirst()) + [LinkdProcess.executable.path, "open", "myapp://note/7"],
+            Array(SystemdUserManager.launcher.dropFirst()) + [manager.executable.path, "open", "myapp://note/7"],
             environment: manager.environment,
             stdoutPath: "/dev/null",
             stderrPath: "/dev/null"
