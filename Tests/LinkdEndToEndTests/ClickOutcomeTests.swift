@@ -59,7 +59,9 @@ import Testing
     }
 
     @Test func aResetWhoseBackendIsDownIsNotifiedNamingTheHost() throws {
-        let reset = try ResetWorld(supabaseURL: "http://127.0.0.1:9")
+        let port = try ClosedPort()
+        defer { port.close() }
+        let reset = try ResetWorld(supabaseURL: "http://127.0.0.1:\(port.port)")
         let password = "Canary-pass-7f3a9"
         let askpass = try reset.script("askpass.sh", "printf '%s\\n' '\(password)'\n")
         let desktop = try ClickDesktop(reset.world, extra: ["LINKD_ASKPASS": askpass.path])

@@ -50,10 +50,12 @@ import Testing
             await backend.follow(emailedLink: untyped)
                 == .refused(status: 400, said: "Verify requires a verification type")
         )
-        let closed = try supabase("http://127.0.0.1:9")
+        let port = try ClosedPort()
+        defer { port.close() }
+        let closed = try supabase("http://127.0.0.1:\(port.port)")
         guard
             case .unreachable = await closed.follow(
-                emailedLink: try LinkURL(parsing: "http://127.0.0.1:9/auth/v1/verify")
+                emailedLink: try LinkURL(parsing: "http://127.0.0.1:\(port.port)/auth/v1/verify")
             )
         else {
             Issue.record("a closed port answered")
