@@ -130,9 +130,9 @@ package final class SystemdUserManager: Sendable {
 
     /// Runs `linkd ARGUMENTS` as the manager's user, against it (its HOME and XDG_RUNTIME_DIR, with `extra`).
     ///
-    /// When `linkd.service` fails to start twice while linkd runs (systemd restarting a daemon that cannot start),
-    /// or linkd runs longer than `limit`, linkd is killed and its standard error ends with why, and the unit's
-    /// status.
+    /// When `linkd.service` fails to start twice while linkd runs past its first 5 s (systemd restarting a daemon
+    /// that cannot start), or linkd runs longer than `limit`, linkd is killed and its standard error ends with why,
+    /// and the unit's status.
     ///
     /// - Throws: when `linkd` cannot be started.
     package func run(
@@ -141,8 +141,8 @@ package final class SystemdUserManager: Sendable {
         extra: [String: String] = [:],
         limit: Duration = .seconds(120)
     ) throws -> LinkdProcess.Output {
-        let restarts = serviceRestarts()
-        let deadline = ContinuousClock.now + limit
+        let started = ContinuousClock.now
+        var restarts: Int?  // read first once linkd has run 5 s: a command that ends sooner costs no systemctl
         return try LinkdProcess.run(
             arguments,
             stdin: stdin,
@@ -150,8 +150,11 @@ package final class SystemdUserManager: Sendable {
             launcher: Self.launcher,
             executable: executable
         ) {
-            let failed = serviceRestarts() - restarts
-            guard failed >= 2 || ContinuousClock.now > deadline else { return nil }
+            guard ContinuousClock.now - started > .seconds(5) else { return nil }
+            let now = serviceRestarts()
+            let failed = now - (restarts ?? now)
+            restarts = restarts ?? now
+            guard failed >= 2 || ContinuousClock.now - started > limit else { return nil }
             let why = failed >= 2 ? "linkd.service failed to start \(failed) times" : "it ran longer than \(limit)"
             return why + "\n" + ((try? systemctl(["status", "linkd.service"]))?.output ?? "")
         }
