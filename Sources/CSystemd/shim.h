@@ -19,6 +19,7 @@
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <linux/sockios.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -81,6 +82,14 @@ static inline void linkd_sanitizer_release(void *address) {
 static inline int linkd_readable_bytes(int fd) {
     int count = 0;
     if (ioctl(fd, FIONREAD, &count) < 0) return -errno;
+    return count;
+}
+
+/// The number of bytes written to the stream socket fd that its peer has not read yet (SIOCOUTQ; for AF_UNIX the
+/// memory of the queued messages, so more than their bytes). Returns the count or -errno.
+static inline int linkd_unread_by_peer(int fd) {
+    int count = 0;
+    if (ioctl(fd, SIOCOUTQ, &count) < 0) return -errno;
     return count;
 }
 

@@ -8,9 +8,17 @@ import LinkdWire
 struct DaemonClient {
     /// The daemon's longest silence: a reset's 60 s of backend requests (retries included), then its answer.
     static let answerTimeout: Duration = .seconds(130)
+    /// How long a connection's first request may go unread: a socket whose listener never reads (systemd holding
+    /// linkd.socket for a service that cannot start) is given up on then, so that a click always ends.
+    static let firstReadBound: Duration = .seconds(15)
 
     let paths: DaemonPaths
     private var connection: (socket: AsyncSocket, reader: LineReader)?
+    /// The peer's pid, as `SO_PEERCRED` gave it when the connection was made.
+    private var peerPID: Int32 = 0
+    /// When the connection's first request went out, and how much of what was sent its peer had not read after the
+    /// latest send; nil once the peer has read or answered (the first-read bound is then over).
+    private var unreadSince: (sent: ContinuousClock.Instant, unread: Int)?
 
     init(paths: DaemonPaths) {
         self.paths = paths
@@ -86,6 +94,8 @@ struct DaemonClient {
         }
         let socket = AsyncSocket.blocking(descriptor)
         connection = (socket, LineReader(socket, limit: WireProtocol.maximumLine))
+        peerPID = peer.pid
+        unreadSince = nil
     }
 
     /// Sends one request without waiting for its response: the daemon answers a connection's requests in order.
@@ -94,7 +104,11 @@ struct DaemonClient {
     /// still waiting to be read, so a failed write is not the end; ``receive(answer:)`` tells.
     mutating func send(_ request: WireProtocol.Request) async {
         guard let socket = connection?.socket else { return }
+        let isFirst = unreadSince == nil
         try? await socket.write(Array((request.line + "\n").utf8), deadline: .now + Self.answerTimeout)
+        if isFirst || unreadSince != nil {
+            unreadSince = (unreadSince?.sent ?? .now, UnixSocket.unreadByPeer(socket.descriptor) ?? 0)
+        }
     }
 
     /// The response to the oldest request not yet answered; `nil` when the connection ended first. A password
@@ -105,7 +119,7 @@ struct DaemonClient {
     ) async -> WireProtocol.Response? {
         switch await receive(within: Self.answerTimeout, answer: answer, confirm: confirm) {
         case .response(let response): response
-        case .timedOut, .gone: nil
+        case .timedOut, .gone, .unread: nil
         }
     }
 
@@ -117,6 +131,9 @@ struct DaemonClient {
         case timedOut
         /// The connection ended, or the daemon said something no daemon says.
         case gone
+        /// The listener has not read the connection's first request within ``DaemonClient/firstReadBound``: no daemon
+        /// serves the socket. What it says names the cause.
+        case unread(CommandFailure)
     }
 
     /// The response to the oldest request not yet answered, waiting at most `timeout` for each line; questions on the
@@ -130,11 +147,24 @@ struct DaemonClient {
         defer { connection = (socket, reader) }
         while true {
             let read: LineReader.Line
+            let deadline = ContinuousClock.now + timeout
             do {
-                guard let next = try await reader.nextLine(deadline: .now + timeout) else { return .gone }
+                let bound = unreadSince.map { $0.sent + Self.firstReadBound }
+                guard let next = try await reader.nextLine(deadline: min(deadline, bound ?? deadline)) else {
+                    return .gone
+                }
                 read = next
+                unreadSince = nil
             } catch ReactorError.timedOut {
-                return .timedOut
+                guard let unread = unreadSince, ContinuousClock.now >= unread.sent + Self.firstReadBound else {
+                    return .timedOut
+                }
+                let left = UnixSocket.unreadByPeer(socket.descriptor) ?? 0
+                guard left > 0 && left >= unread.unread else {
+                    unreadSince = nil  // read: the daemon has the link, and its own times apply
+                    continue
+                }
+                return .unread(unreadFailure)
             } catch {
                 return .gone
             }
@@ -151,6 +181,20 @@ struct DaemonClient {
             }
             try? await socket.write(Array((reply + "\n").utf8), deadline: .now + Self.answerTimeout)
         }
+    }
+
+    /// Why a link was not sent on: the socket's listener did not read it within ``firstReadBound``. Under systemd
+    /// that is linkd.service failing to start, which `systemctl --user status` explains.
+    private var unreadFailure: CommandFailure {
+        let comm = FileSystem.contents(of: "/proc/\(peerPID)/comm", limit: 64).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        let seconds = Self.firstReadBound.components.seconds
+        let cause =
+            comm == "systemd\n"
+            ? "linkd's daemon did not start within \(seconds) s; 'systemctl --user status linkd.service' shows why"
+            : "the process (pid \(peerPID)) listening on '\(paths.socket)' did not read the link within \(seconds) s"
+        return .failed(cause + "; nothing was opened: open the link again", exitCode: .temporaryFailure)
     }
 
     /// Closes the connection.

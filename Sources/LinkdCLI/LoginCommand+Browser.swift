@@ -91,7 +91,7 @@ extension LoginCommand {
             switch await client.receive(within: .seconds(1), confirm: { Self.keep($0, console) }) {
             case .timedOut:
                 continue
-            case .gone:
+            case .gone, .unread:  // unread: the daemon answered `waiting` already, so never here
                 store.remove(verifier, app: app)
                 throw .failed(
                     "the linkd daemon went away before the sign-in to \(app) came back; run 'linkd login' again",

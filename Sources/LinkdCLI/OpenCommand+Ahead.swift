@@ -90,7 +90,20 @@ extension OpenCommand {
                 toSend = []
             }
             prompt.missingAskpass = nil
-            let (response, gavePassword) = await Self.receive(&client, prompt: &prompt)
+            let (received, gavePassword) = await Self.receive(&client, prompt: &prompt)
+            if case .unread(let failure) = received {
+                // No daemon reads the socket: nothing sent was taken, and nothing more is sent there.
+                client.close()
+                if let link = refused {
+                    worst = max(worst, refuseLocally(link.bytes, number: link.number, &notice, console))
+                }
+                let numbers = unanswered.map(\.number)
+                return max(
+                    worst,
+                    Self.reportUnread(failure, numbers: numbers, more: &links, from: count, &notice, console)
+                )
+            }
+            let response: WireProtocol.Response? = if case .response(let response) = received { response } else { nil }
             var oldest = unanswered.removeFirst()
             oldest.gavePassword = oldest.gavePassword || gavePassword
             let stopped = response?.failure?.reason == WireProtocol.Failure.daemonStopping.reason
@@ -117,14 +130,15 @@ extension OpenCommand {
         }
     }
 
-    /// The daemon's next answer, its password and confirmation questions on the way answered by `prompt`; `nil` when
-    /// the connection ended first. Whether a password went out is said too: a reset may then have happened.
+    /// The daemon's next answer, its password and confirmation questions on the way answered by `prompt`. Whether a
+    /// password went out is said too: a reset may then have happened.
     static func receive(
         _ client: inout DaemonClient,
         prompt: inout PasswordPrompt
-    ) async -> (response: WireProtocol.Response?, gavePassword: Bool) {
+    ) async -> (received: DaemonClient.Received, gavePassword: Bool) {
         var gavePassword = false
-        let response = await client.receive(
+        let received = await client.receive(
+            within: DaemonClient.answerTimeout,
             answer: { question in
                 let secret = prompt.answer(question)
                 gavePassword = gavePassword || (question.asked == .password && secret != nil)
@@ -132,7 +146,30 @@ extension OpenCommand {
             },
             confirm: { prompt.confirm($0) }
         )
-        return (response, gavePassword)
+        return (received, gavePassword)
+    }
+
+    /// Reports links `numbers`, and every link still to come from `links` (numbered after `count`), as not opened
+    /// for `failure` (the socket's listener never read them); returns its exit code (75).
+    private static func reportUnread(
+        _ failure: CommandFailure,
+        numbers: [Int],
+        more links: inout LinkInput,
+        from count: Int,
+        _ notice: inout OutcomeNotice?,
+        _ console: Console
+    ) -> ExitCode {
+        var numbers = numbers
+        var count = count
+        while links.next() != nil {
+            count += 1
+            numbers.append(count)
+        }
+        for number in numbers.sorted() {
+            console.writeError(LinkFailureLine.text(link: number, message: failure.description))
+        }
+        notice?.record(failure: failure.description)
+        return failure.exitCode
     }
 
     /// Reports link `number`, whose `bytes` are no UTF-8, as refused (`invalid_utf8`, 65) as the parser words it;

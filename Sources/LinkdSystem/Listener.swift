@@ -152,6 +152,15 @@ package enum UnixSocket {
         return try result.get()
     }
 
+    /// Whether the peer of the stream socket `descriptor` has left what was written to it unread: a measure of
+    /// the bytes queued for it (`SIOCOUTQ`), 0 once it read them all.
+    ///
+    /// - Returns: nil when the kernel cannot tell.
+    package static func unreadByPeer(_ descriptor: FileDescriptor) -> Int? {
+        let count = linkd_unread_by_peer(descriptor.rawValue)
+        return count < 0 ? nil : Int(count)
+    }
+
     /// A blocking connection to the socket at `path`.
     ///
     /// - Throws: ``SystemError/systemCall(operation:errno:)`` with ENOENT or ECONNREFUSED when no daemon listens.

@@ -131,14 +131,15 @@ package final class SystemdUserManager: Sendable {
     /// Runs `linkd ARGUMENTS` as the manager's user, against it (its HOME and XDG_RUNTIME_DIR, with `extra`).
     ///
     /// When `linkd.service` fails to start twice while linkd runs past its first 5 s (systemd restarting a daemon
-    /// that cannot start), or linkd runs longer than `limit`, linkd is killed and its standard error ends with why,
-    /// and the unit's status.
+    /// that cannot start; unless `failsFast` is false, for a test of what linkd itself does then), or linkd runs
+    /// longer than `limit`, linkd is killed and its standard error ends with why, and the unit's status.
     ///
     /// - Throws: when `linkd` cannot be started.
     package func run(
         _ arguments: [String],
         stdin: Data = Data(),
         extra: [String: String] = [:],
+        failsFast: Bool = true,
         limit: Duration = .seconds(120)
     ) throws -> LinkdProcess.Output {
         let started = ContinuousClock.now
@@ -152,7 +153,7 @@ package final class SystemdUserManager: Sendable {
         ) {
             guard ContinuousClock.now - started > .seconds(5) else { return nil }
             let now = serviceRestarts()
-            let failed = now - (restarts ?? now)
+            let failed = failsFast ? now - (restarts ?? now) : 0
             restarts = restarts ?? now
             guard failed >= 2 || ContinuousClock.now - started > limit else { return nil }
             let why = failed >= 2 ? "linkd.service failed to start \(failed) times" : "it ran longer than \(limit)"

@@ -165,9 +165,10 @@ extension OpenCommand {
             web: true
         )
         await client.send(request)
-        let (response, gavePassword) = await Self.receive(&client, prompt: &prompt)
+        let (received, gavePassword) = await Self.receive(&client, prompt: &prompt)
         var notice = OutcomeNotice.isNeeded() ? OutcomeNotice() : nil
-        guard let response else {
+        if case .unread = received { return nil }  // no daemon takes links now: the browser does, as for no app
+        guard case .response(let response) = received else {
             let code = Self.reportClosed(number: 1, gavePassword: gavePassword, &notice, console)
             await notice?.show()
             return code

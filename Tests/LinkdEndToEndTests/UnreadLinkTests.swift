@@ -1,0 +1,88 @@
+import Foundation
+import Glibc
+import LinkdTestSupport
+import Testing
+
+/// A click always ends: when the socket's listener never reads the link (systemd holding linkd.socket for a service
+/// that cannot start, or any process that listens there and never reads), `linkd open` gives up after 15 s, says
+/// why (in a notification when it has no terminal) and exits 75; nothing was taken, so nothing is lost.
+@Suite(.ownThread) struct UnreadLinkTests {
+    static let link = "myapp://note/1"
+
+    @Test func aListenerThatNeverReadsEndsTheClickAfterFifteenSecondsWithANotification() throws {
+        let world = try DaemonHarness()
+        try FileManager.default.createDirectory(
+            atPath: world.runtime.path + "/linkd",
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        let listener = try #require(Self.listen(at: world.socketPath))
+        defer { close(listener) }
+        let bus = try PrivateSessionBus(activatable: false)
+        let server = try bus.startNotificationServer()
+        defer {
+            kill(server.pid, SIGKILL)
+            server.waitUntilExit()
+        }
+        let started = ContinuousClock.now
+        let output = try world.run(
+            ["open", "-"],
+            stdin: Data((Self.link + "\nmyapp://note/2\n").utf8),
+            extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+        )
+        let elapsed = ContinuousClock.now - started
+        let cause =
+            "the process (pid \(getpid())) listening on '\(world.socketPath)' did not read the link within 15 s; "
+            + "nothing was opened: open the link again"
+        #expect(output == .init(stdout: "", stderr: "Error: link 1: \(cause)\nError: link 2: \(cause)\n", status: 75))
+        #expect(elapsed >= .seconds(15))
+        if TimeBounds.hold { #expect(elapsed < .seconds(25)) }
+        let shown = cause.replacingOccurrences(of: "'", with: "&#39;")
+        #expect(bus.notificationLines() == ["linkd\tThe link was not opened: \(shown)."])
+    }
+
+    @Test(.enabled(if: SystemdUserManager.isAvailable, "needs root, unshare and systemd"))
+    func aServiceThatCannotStartEndsTheClickNamingTheCommandThatSaysWhy() throws {
+        // `daemon --no-such-option` exits at once: systemd restarts it every second and never reads the link, as
+        // with a sandbox that cannot be set up (226/NAMESPACE).
+        let manager = try SystemdUserManager(daemonArguments: "--no-such-option")
+        let output = try manager.run(["open", Self.link], failsFast: false)
+        #expect(
+            output
+                == .init(
+                    stdout: "",
+                    stderr: "Error: link 1: linkd's daemon did not start within 15 s; 'systemctl --user status "
+                        + "linkd.service' shows why; nothing was opened: open the link again\n",
+                    status: 75
+                )
+        )
+        // Once the daemon can start, the same click opens the link: nothing was left half done.
+        let unit = manager.home.appendingPathComponent(".config/systemd/user/linkd.service")
+        let fixed = try String(contentsOf: unit, encoding: .utf8).replacingOccurrences(
+            of: " --no-such-option",
+            with: ""
+        )
+        try Data(fixed.utf8).write(to: unit)
+        #expect(try manager.systemctl(["daemon-reload"]).status == 0)
+        #expect(try manager.systemctl(["reset-failed", "linkd.service"]).status == 0)
+        let again = try manager.run(["open", "myapp://nosuch/1"])
+        #expect(again.status == 1, "\(again)")  // the daemon answered: no app claims it
+    }
+
+    /// A stream socket bound at `path` and listening, never accepted from.
+    private static func listen(at path: String) -> Int32? {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard descriptor >= 0, bound == 0, Glibc.listen(descriptor, 16) == 0 else { return nil }
+        return descriptor
+    }
+}
