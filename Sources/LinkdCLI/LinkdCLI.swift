@@ -44,6 +44,7 @@ package enum LinkdCLI {
         // Links, tokens and passwords pass through this process: no core file, and no other process of the user
         // reading its memory. A kernel that refuses leaves the process as it was, which is no reason not to run.
         try? ProcessHardening.forbidCoreDumps()
+        ProcessHardening.forgetKeyLogs()  // before libcurl loads: its TLS keys go to no file
         let arguments = CurrentProcess.arguments
         if arguments.first == Array("open".utf8) {
             // The links are read: overwrite them, so /proc/<pid>/cmdline never shows a token for long.

@@ -27,6 +27,17 @@ extension ProcessHardening {
         for (name, value) in environment { setenv(name, value, 1) }
     }
 
+    /// The variables with which a TLS library writes the secrets of every connection to a file (libcurl, OpenSSL's
+    /// key log callback, GnuTLS and NSS read `SSLKEYLOGFILE`; GnuTLS also `GNUTLS_KEYLOGFILE`).
+    package static let keyLogVariables = ["SSLKEYLOGFILE", "GNUTLS_KEYLOGFILE"]
+
+    /// Removes ``keyLogVariables`` from this process's environment (`unsetenv(3)`), so that no request this process
+    /// sends (a new password, a token, a code) has its keys written to a file, nor those of any program it starts.
+    /// Call it first thing, before other threads read the environment and before libcurl is loaded.
+    package static func forgetKeyLogs() {
+        for name in keyLogVariables { unsetenv(name) }
+    }
+
     /// Ignores `SIGPIPE`, so that writing to a peer that went away fails with `EPIPE` instead of ending the process.
     package static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
