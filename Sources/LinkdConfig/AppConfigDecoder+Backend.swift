@@ -13,6 +13,7 @@ extension AppConfigDecoder {
         checkKeys(object, allowed: functionKeys.union(["kind", "url", "caFile", secretKey]), at: path)
         let url = backendURL(object["url"], kind: kind, at: "\(path).url")
         let caFile = object["caFile"].flatMap { string($0, at: "\(path).caFile") }
+        let isTrustedCAFile = caFile.map { checkTrusted(caFile: $0, at: "\(path).caFile") } ?? true
         let backendKind: BackendConfig.Kind?
         switch kind {
         case "supabase":
@@ -24,7 +25,8 @@ extension AppConfigDecoder {
         }
         let function = resetFunction(object, at: path)
         let codes = object["emailCodes"].flatMap { bool($0, at: "\(path).emailCodes") }
-        guard let backendKind, let url, function.isValid, object["emailCodes"] == nil || codes != nil else {
+        guard let backendKind, let url, function.isValid, object["emailCodes"] == nil || codes != nil, isTrustedCAFile
+        else {
             return nil
         }
         var config = BackendConfig(kind: backendKind, url: url, caFile: caFile)

@@ -36,6 +36,8 @@ extension AppConfigDecoder {
             if let file = web.caFile, !file.hasPrefix("/") {
                 fail("\(path).caFile", "expected an absolute path")
                 isValid = false
+            } else if let file = web.caFile, !checkTrusted(caFile: file, at: "\(path).caFile") {
+                isValid = false
             }
         }
         if let value = object["proxy"] {

@@ -1,5 +1,6 @@
 package import LinkdFormats
 import LinkdRouting
+import LinkdSystem
 
 /// Reads one app's JSON into an ``AppConfig``, collecting every problem with its JSON path and the line and column of
 /// the value it is about.
@@ -35,6 +36,21 @@ package struct AppConfigDecoder {
     package mutating func fail(_ path: String, _ problem: String) {
         report(path, problem)
         fatalCount += 1
+    }
+
+    /// Whether the CA file `file` (a `caFile` key at `path`) is one that only root and this user can change
+    /// (``TrustedPath``), as every file linkd takes orders from; one that is not is a problem that stops the app from
+    /// loading. A file that cannot be checked (not there yet) passes here: the request that would use it checks it
+    /// again and fails then.
+    mutating func checkTrusted(caFile file: String, at path: String) -> Bool {
+        do throws(TrustedPath.Failure) {
+            _ = try TrustedPath(checking: file)
+            return true
+        } catch {
+            if case .unreadable = error.reason { return true }
+            fail(path, "\(error.description): linkd trusts no CA file that another user can change")
+            return false
+        }
     }
 
     /// Records a problem with the value at `path` that leaves the app loadable.

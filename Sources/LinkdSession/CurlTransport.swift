@@ -40,6 +40,14 @@ package struct CurlTransport: HTTPTransport {
         guard link.scheme == "https" || (link.scheme == "http" && Loopback.hosts.contains(link.hostname)) else {
             throw .insecureURL(link.hostname)
         }
+        if let caFile {
+            // Checked at each use, as at the configuration's: it may have changed since.
+            do throws(TrustedPath.Failure) {
+                _ = try TrustedPath(checking: caFile)
+            } catch {
+                throw .unreachable(host: link.hostname, "the CA file (caFile) is not trusted: \(error.description)")
+            }
+        }
         var limit = requestTimeout
         if let deadline = RequestDeadline.current { limit = min(limit, deadline - .now) }
         guard limit > .zero else { throw .timedOut(host: link.hostname) }
