@@ -61,21 +61,25 @@ struct CheckCommand: Command {
         for error in loaded.errors {
             console.write((json ? Self.json(error).serialized : DisplayText.sanitize(error.description)) + "\n")
         }
-        guard loaded.errors.isEmpty else { return .invalid }
+        let warnings = loaded.errors.filter(\.isWarning).count
+        guard loaded.errors.count == warnings else { return .invalid }
         if !json {
             let links = loaded.apps.reduce(0) { $0 + $1.links.count }
-            console.write("ok: \(Self.count(loaded.apps.count, "app")), \(Self.count(links, "link"))\n")
+            let warned = warnings == 0 ? "" : " (\(Self.count(warnings, "warning")))"
+            console.write("ok: \(Self.count(loaded.apps.count, "app")), \(Self.count(links, "link"))\(warned)\n")
         }
         return .success
     }
 
-    /// `{"file": …, "line": …, "column": …, "path": …, "problem": …}`.
+    /// `{"file": …, "line": …, "column": …, "path": …, "problem": …}`, with `"warning": true` for a warning.
     static func json(_ error: ConfigError) -> JSONValue {
-        .object([
-            ("file", .string(error.file)), ("line", .number(Int64(error.line))),
-            ("column", .number(Int64(error.column))), ("path", .string(error.path)),
-            ("problem", .string(error.problem)),
-        ])
+        .object(
+            [
+                ("file", .string(error.file)), ("line", .number(Int64(error.line))),
+                ("column", .number(Int64(error.column))), ("path", .string(error.path)),
+                ("problem", .string(error.problem)),
+            ] + (error.isWarning ? [("warning", .bool(true))] : [])
+        )
     }
 
     /// `1 app`, `2 apps`.

@@ -8,13 +8,17 @@ package struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     package var path: String
     /// What is wrong, one short clause.
     package var problem: String
+    /// Whether it is a warning: worth knowing, and no problem (`linkd check` still exits 0).
+    package var isWarning: Bool
 
-    /// Creates a config error.
-    package init(file: String, position: TextPosition = .start, path: String, problem: String) {
+    /// Creates a config error (a warning when `isWarning`).
+    package init(file: String, position: TextPosition = .start, path: String, problem: String, isWarning: Bool = false)
+    {
         self.file = file
         self.position = position
         self.path = path
         self.problem = problem
+        self.isWarning = isWarning
     }
 
     /// The line of ``position``.
@@ -22,6 +26,7 @@ package struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The column of ``position``.
     package var column: Int { position.column }
 
-    /// `FILE:LINE:COLUMN: JSON-PATH: problem`, the way compilers place their messages.
-    package var description: String { "\(file):\(position): \(path): \(problem)" }
+    /// `FILE:LINE:COLUMN: JSON-PATH: problem` (`…: warning: problem` for a warning), the way compilers place their
+    /// messages.
+    package var description: String { "\(file):\(position): \(path): \(isWarning ? "warning: " : "")\(problem)" }
 }

@@ -23,9 +23,11 @@ import Testing
             try Data(text.utf8).write(to: URL(fileURLWithPath: appsD + "/" + name))
         }
 
-        /// Runs `linkd check` with `arguments` and this world's HOME.
+        /// Runs `linkd check` with `arguments` and this world's HOME (and its cache there, whatever the machine's
+        /// `XDG_CACHE_HOME`).
         func check(_ arguments: [String], environment: [String: String] = [:]) throws -> LinkdProcess.Output {
-            try LinkdProcess.run(["check"] + arguments, environment: environment.merging(["HOME": home]) { $1 })
+            let world = ["HOME": home, "XDG_CACHE_HOME": home + "/.cache"]
+            return try LinkdProcess.run(["check"] + arguments, environment: world.merging(environment) { $1 })
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LinkdSystem
 import LinkdTestSupport
 import Testing
 
@@ -58,4 +59,53 @@ import Testing
         #expect(lines.allSatisfy { $0.contains("web.json:2:") }, "at the web section's line")
         #expect(output.status == 65)
     }
+
+    /// A file that could not be fetched again is used for a week, with a warning; one the site withdrew (a 4xx) is a
+    /// problem at once.
+    @Test func aStaleFileIsAWarningAndAWithdrawnOneAProblem() throws {
+        let world = try CheckCommandTests.World()
+        let ca = try TestCA.make()
+        let answer = Lock(200)
+        let server = try TestHTTPServer { _ in
+            let status = answer.withLock { $0 }
+            return DoubleResponse(status: status, body: status == 200 ? Data(Self.aasa(Self.appID).utf8) : Data())
+        }
+        let proxy = try TLSProxy(forwardingTo: server.port, certificate: ca.serverCertificate, key: ca.serverKey)
+        try world.write(
+            "web.json",
+            """
+            {"app": "com.example.Web",
+             "web": {"appleAppId": "\(Self.appID)", "caFile": "\(ca.certificate)"},
+             "links": [{"match": "https://127.0.0.1:\(proxy.port)/reset", "action": "forward"}]}
+            """
+        )
+        #expect(
+            try world.check(["--config", world.appsD]) == .init(stdout: "ok: 1 app, 1 link\n", stderr: "", status: 0)
+        )
+        // Two days later the site is down.
+        let state = world.home + "/.cache/linkd/associations/127.0.0.1_\(proxy.port)/apple-app-site-association.state"
+        let twoDaysAgo = Double(time(nil)) - 2 * 86_400
+        try Data("fetched=\(twoDaysAgo)\nattempted=\(twoDaysAgo)\n".utf8).write(to: URL(fileURLWithPath: state))
+        answer.withLock { $0 = 503 }
+        let stale = try world.check(["--config", world.appsD])
+        let address = "https://127.0.0.1:\(proxy.port)/.well-known/apple-app-site-association"
+        #expect(stale.status == 0, "\(stale)")
+        #expect(
+            stale.stdout.hasSuffix(
+                ": $.web.appleAppId: warning: \(address) is over a day old and could not be fetched again (HTTP 503); "
+                    + "it is used until it is 7 days old\nok: 1 app, 1 link (1 warning)\n"
+            ),
+            "\(stale)"
+        )
+        // An hour later the site says the file is gone: it is gone here too.
+        let anHourAgo = Double(time(nil)) - 3_601
+        try Data("fetched=\(twoDaysAgo)\nattempted=\(anHourAgo)\nfailure=HTTP 503\n".utf8)
+            .write(to: URL(fileURLWithPath: state))
+        answer.withLock { $0 = 404 }
+        let withdrawn = try world.check(["--config", world.appsD])
+        #expect(withdrawn.status == 65, "\(withdrawn)")
+        #expect(withdrawn.stdout.hasSuffix(": $.web.appleAppId: \(address) cannot be had: HTTP 404\n"), "\(withdrawn)")
+    }
+
+    static let appID = "ABCDE12345.com.example.web"
 }

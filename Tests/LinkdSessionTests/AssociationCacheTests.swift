@@ -60,4 +60,21 @@ import Testing
             #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
         }
     }
+
+    @Test func aRefusalOfTheSiteWithdrawsTheLastGoodFileAtOnce() throws {
+        let cache = cache()
+        defer { try? FileManager.default.removeItem(atPath: cache.folder) }
+        let host = "notes.example.com"
+        for (fetched, refused) in [(0.0, 2 * Self.day), (10 * Self.day, 10 * Self.day + 3_600)] {
+            try cache.record(.success(Self.file), of: .apple, host: host, now: fetched)
+            let withdrawal = AssociationFailure("HTTP 410", withdraws: true)
+            try cache.record(.failure(withdrawal), of: .apple, host: host, now: refused)
+            #expect(cache.stored(.apple, host: host, now: refused) == .missing("HTTP 410"))
+            #expect(cache.stored(.apple, host: host, now: refused + 1) == .missing("HTTP 410"))
+            #expect(!cache.isDue(.apple, host: host, now: refused + 3_599))
+            #expect(cache.isDue(.apple, host: host, now: refused + 3_600))
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.folder + "/" + host)
+        #expect(files == ["apple-app-site-association.state"], "the withdrawn file is gone from the disk too")
+    }
 }

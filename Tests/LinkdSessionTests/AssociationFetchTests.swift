@@ -79,4 +79,34 @@ import Testing
         #expect(failure(result)?.contains("certificate") == true, "\(result)")
         #expect(requests.isEmpty)
     }
+
+    /// What the site answers decides whether the last good file goes: the site's own refusal withdraws it, a failure
+    /// on the way does not (the platforms keep theirs through an outage).
+    @Test(arguments: [
+        (301, true), (302, true), (400, true), (403, true), (404, true), (410, true), (500, false), (502, false),
+        (503, false),
+    ])
+    func aRefusalOfTheSiteWithdrawsTheFileAndAnOutageDoesNot(status: Int, withdraws: Bool) async throws {
+        let (result, _) = try await fetch { _ in DoubleResponse(status: status) }
+        guard case .failure(let failure) = result else {
+            Issue.record("HTTP \(status) was taken as a file")
+            return
+        }
+        #expect(failure.withdraws == withdraws, "HTTP \(status): \(failure.reason)")
+    }
+
+    @Test func anUnreadableFileWithdrawsAndNoConnectionOrTimeDoesNot() async throws {
+        let (garbage, _) = try await fetch { _ in DoubleResponse(status: 200, body: Data("<html>".utf8)) }
+        #expect((try? garbage.get()) == nil)
+        if case .failure(let failure) = garbage { #expect(failure.withdraws) }
+        let (slow, _) = try await fetch(timeLimit: .seconds(1)) { _ in
+            Thread.sleep(forTimeInterval: 3)  // the double answers late on purpose
+            return DoubleResponse(status: 200, body: Data(Self.aasa.utf8))
+        }
+        if case .failure(let failure) = slow { #expect(!failure.withdraws) } else { Issue.record("a late answer") }
+        let port = try ClosedPort()
+        defer { port.close() }
+        let refused = await AssociationFetcher().fetch(.apple, host: "127.0.0.1:\(port.port)")
+        if case .failure(let failure) = refused { #expect(!failure.withdraws) } else { Issue.record("no connection") }
+    }
 }

@@ -4,7 +4,8 @@ import LinkdSystem
 
 /// What `linkd check` says of the apps' `web` sections: for each `https` host an app's links claim, an association file
 /// its identity needs that does not list it, or that cannot be had — each at the key of that identity in the app's
-/// file. The files come from the cache, fetched first when they are due, as the daemon fetches them.
+/// file — and, as a warning, one that lists it but is over a day old because it could not be fetched again. The files
+/// come from the cache, fetched first when they are due, as the daemon fetches them.
 enum WebCheck {
     /// The problems of `apps`' web sections.
     static func problems(of apps: [AppConfig], cache: AssociationCache) async -> [ConfigError] {
@@ -13,8 +14,14 @@ enum WebCheck {
         var locations: [String: JSONLocations] = [:]
         return WebHostStatus.all(of: apps, cache: cache, now: now).compactMap { status in
             let problem: String
+            var isWarning = false
             switch status.verdict {
-            case .verified, .stale: return nil
+            case .verified: return nil
+            case .stale(let failure):
+                problem =
+                    "\(status.address) is over a day old and could not be fetched again"
+                    + (failure.map { " (\($0))" } ?? "") + "; it is used until it is 7 days old"
+                isWarning = true
             case .notListed: problem = "\(status.address) does not list \(status.identity)"
             case .unreadable: problem = "\(status.address) is not such a file"
             case .notFetched(let why): problem = "\(status.address) cannot be had: \(why)"
@@ -27,7 +34,8 @@ enum WebCheck {
                 file: file,
                 position: scanned.value(at: status.path),
                 path: status.path,
-                problem: problem
+                problem: problem,
+                isWarning: isWarning
             )
         }
     }

@@ -1,8 +1,9 @@
 package import LinkdSystem
 
 /// The association files fetched, kept 0600 in `$XDG_CACHE_HOME/linkd/associations/HOST/`: a file is fetched again
-/// after 24 h; a failed fetch keeps the last good file, used for up to 7 days after it was fetched, and is tried again
-/// after an hour. Clicks read this cache alone, never the network.
+/// after 24 h. A fetch the site refuses (a 3xx or 4xx, a file that cannot be read) withdraws the last good file at
+/// once; one that fails on the way (no connection, no answer in time, a 5xx) keeps it, used for up to 7 days after
+/// it was fetched. A failed fetch is tried again after an hour. Clicks read this cache alone, never the network.
 package struct AssociationCache: Sendable {
     /// What the cache holds for one file of one host.
     package enum Stored: Sendable, Equatable {
@@ -86,6 +87,10 @@ package struct AssociationCache: Sendable {
             state.failure = nil
         case .failure(let failure):
             state.failure = failure.reason
+            if failure.withdraws {
+                _ = FileSystem.remove(path)
+                state.fetched = nil
+            }
         }
         try FileSystem.writeAtomically(Array(state.text.utf8), to: path + ".state")
     }

@@ -36,13 +36,15 @@ package struct AssociationFetcher: Sendable {
         case 300..<400:
             return .failure(
                 AssociationFailure(
-                    "redirected (HTTP \(response.status)): association files are never fetched through one"
+                    "redirected (HTTP \(response.status)): association files are never fetched through one",
+                    withdraws: true
                 )
             )
-        default: return .failure(AssociationFailure("HTTP \(response.status)"))
+        case 500..<600: return .failure(AssociationFailure("HTTP \(response.status)"))
+        default: return .failure(AssociationFailure("HTTP \(response.status)", withdraws: true))
         }
         if let problem = file.problem(in: response.body) {
-            return .failure(AssociationFailure("the file cannot be read: \(problem)"))
+            return .failure(AssociationFailure("the file cannot be read: \(problem)", withdraws: true))
         }
         return .success(response.body)
     }
@@ -62,9 +64,14 @@ extension AssociationFetcher {
 /// Why an association file is not there to check a link with, as `linkd status` and `linkd check` say it.
 package struct AssociationFailure: Error, Sendable, Equatable, CustomStringConvertible {
     package let reason: String
+    /// Whether the site itself said there is no such file (a redirect, any other 4xx or 3xx, a file that cannot be
+    /// read): the last good file is withdrawn with it. A failure on the way (no connection, no answer in time, a
+    /// 5xx) leaves the last good file in use, as the platforms keep theirs through an outage.
+    package let withdraws: Bool
 
-    package init(_ reason: String) {
+    package init(_ reason: String, withdraws: Bool = false) {
         self.reason = reason
+        self.withdraws = withdraws
     }
 
     package var description: String { reason }
