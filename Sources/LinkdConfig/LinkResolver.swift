@@ -85,6 +85,12 @@ package struct LinkResolver: Sendable {
         return .secret(Secret(value))
     }
 
+    /// The app one of whose links' patterns `link` matches, whether or not it reads as that link's format (a bare
+    /// `com.example.notes://reset`, as a backend's `redirect_to` names it, is the app's even with no token yet).
+    package func claimingApp(of link: LinkURL) -> AppConfig? {
+        (try? router.route(link)).map { apps[$0.app] }
+    }
+
     /// The resolution of `link`.
     ///
     /// - Throws: the claiming app's refusal (e.g. `format_mismatch`), the built-in formats' refusal, or

@@ -8,7 +8,8 @@ extension GoTrueService {
     /// `<redirect_to>#access_token=…&expires_at=…&expires_in=…&refresh_token=…&sb=&token_type=bearer&type=<t>` (keys
     /// sorted, the fragment string-concatenated), with a session whose amr is `otp`; on failure to
     /// `<redirect_to>#error=access_denied&error_code=otp_expired&error_description=…&sb=`. This double handles
-    /// `recovery` and `magiclink` hashes (no PKCE), and takes `redirect_to` as given (no allow list).
+    /// `recovery` and `magiclink` hashes (no PKCE). A `redirect_to` the project does not allow, or none, leads to its
+    /// site URL (``GoTrueDouble/allowRedirects(only:siteURL:)``), as `utilities.GetReferrer` decides.
     func verifyLink(_ request: ReceivedRequest, _ state: inout GoTrueState) -> DoubleResponse {
         guard let type = request.query["type"], !type.isEmpty else {
             return Self.render(
@@ -22,7 +23,8 @@ extension GoTrueService {
                 current: true
             )
         }
-        let redirect = request.query["redirect_to"] ?? "http://localhost:3000"
+        let asked = request.query["redirect_to"].flatMap { state.allowedRedirects?.contains($0) == false ? nil : $0 }
+        let redirect = asked ?? state.siteURL
         guard type == "recovery" || type == "magiclink", let userID = state.recoveryHashes.removeValue(forKey: hash),
             let owner = state.users[userID]
         else {

@@ -80,6 +80,15 @@ package final class GoTrueDouble: Sendable {
         session(for: email, method: method, expiresIn: 3600)
     }
 
+    /// Sets the project's allowed redirect URLs (`URI_ALLOW_LIST`) and its `SITE_URL`: a link's `redirect_to` that is
+    /// not one of `allowed` leads to `siteURL` instead.
+    package func allowRedirects(only allowed: [String], siteURL: String) {
+        service.state.withLock {
+            $0.allowedRedirects = allowed
+            $0.siteURL = siteURL
+        }
+    }
+
     /// Makes the backend's error messages quote the request they refuse (its body and its Authorization header), as
     /// a careless gateway's do.
     package func quoteRequestsInErrors() {

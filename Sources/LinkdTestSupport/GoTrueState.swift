@@ -72,6 +72,11 @@ struct GoTrueState {
     var faults: [Int] = []
     /// Whether error messages quote the request (its body and Authorization), as a careless gateway's do.
     var quotesRequests = false
+    /// The project's `URI_ALLOW_LIST`, when one is set: a `redirect_to` not in it is replaced by ``siteURL``, as
+    /// GoTrue's `utilities.GetReferrer` does. `nil`: every `redirect_to` is taken as given.
+    var allowedRedirects: [String]?
+    /// The project's `SITE_URL`.
+    var siteURL = "http://localhost:3000"
 
     struct Flow {
         var userID: String

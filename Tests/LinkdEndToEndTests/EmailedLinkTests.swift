@@ -43,11 +43,10 @@ import Testing
 
     @Test func aRedirectToALinkOfNoAppOfTheBackendIsRefusedNamingIt() throws {
         let reset = try ResetWorld()
+        // The link names the app's own link, which the project does not allow: the backend sends it to its site.
+        reset.gotrue.allowRedirects(only: [], siteURL: "https://evil.example/x")
         let hash = try #require(reset.gotrue.recoveryTokenHash(for: "ada@example.com"))
-        let opened = try reset.open(
-            emailed(reset, token: hash, redirect: "https://evil.example/x"),
-            password: "pw-12345678"
-        )
+        let opened = try reset.open(emailed(reset, token: hash), password: "pw-12345678")
         #expect(opened.status == 65)
         #expect(
             opened.stderr.hasPrefix(
@@ -57,6 +56,24 @@ import Testing
         #expect(opened.stderr.hasSuffix(", which is not a link of com.example.Reset [foreign_redirect]\n"), "\(opened)")
         #expect(!opened.stderr.contains("refresh_token=") || opened.stderr.contains("<redacted>"))
         #expect(reset.gotrue.requestLines.count == 1, "nothing but the verify request")
+    }
+
+    /// A verify link whose `redirect_to` is no link of an app (the project's website, or none at all) is decided
+    /// from the link alone: no app's, and no request spends it.
+    @Test(arguments: ["https://evil.example/x", "https://notes.example.com/welcome", nil])
+    func aLinkForTheWebsiteIsNoAppsAndIsNotSpent(_ redirect: String?) throws {
+        let reset = try ResetWorld()
+        let hash = try #require(reset.gotrue.recoveryTokenHash(for: "ada@example.com"))
+        let link =
+            "\(reset.gotrue.baseURL)/auth/v1/verify?token=\(hash)&type=recovery"
+            + (redirect.map { "&redirect_to=" + $0 } ?? "")
+        let opened = try reset.open(link, password: "pw-12345678")
+        #expect(opened.status == 1)
+        #expect(opened.stderr == "Error: link 1: no app claims links to host '127.0.0.1' [no_app]\n")
+        #expect(reset.gotrue.requests.isEmpty)
+        // Still good: the same token at the app's own link resets the password.
+        #expect(try reset.open(emailed(reset, token: hash), password: "Canary-pass-3b8e").status == 0)
+        #expect(reset.gotrue.password(of: "ada@example.com") == "Canary-pass-3b8e")
     }
 
     @Test func anHttpsLinkOfAHostNoAppUsesIsStillUnclaimedByHost() throws {

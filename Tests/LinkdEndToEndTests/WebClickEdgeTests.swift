@@ -157,6 +157,31 @@ import Testing
         #expect(web.browserStarts(count: 0).isEmpty)
     }
 
+    /// A reset or magic link asked for on the project's website is a verify link of the app's own backend too, with a
+    /// `redirect_to` of the website: it is the browser's, byte for byte, and no request spends it on the way.
+    @Test(arguments: ["https://notes.example.com/welcome", "", "com.example.other://reset"])
+    func aVerifyLinkForTheWebsiteGoesToTheBrowserUnspent(_ redirect: String) throws {
+        let ca = try TestCA.make()
+        let reset = try ResetWorld(tls: (ca, true))
+        let web = try WebClickWorld(world: reset.world) { _ in DoubleResponse(status: 404) }
+        #expect(try web.linkd(["register", "--web"]).status == 0)
+        let proxy = try #require(reset.proxy)
+        let hash = try #require(reset.gotrue.recoveryTokenHash(for: "ada@example.com"))
+        let encoded = redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? redirect
+        let link =
+            "\(proxy.baseURL)/auth/v1/verify?token=\(hash)&type=recovery"
+            + (redirect.isEmpty ? "" : "&redirect_to=\(encoded)")
+        let before = reset.gotrue.requests.count
+        let password = reset.gotrue.password(of: "ada@example.com")
+        #expect(try web.click(link) == 0)
+        #expect(web.browserStarts(count: 1).map(\.last) == [link])
+        #expect(reset.gotrue.requests.count == before, "the verify link was spent")
+        #expect(reset.gotrue.password(of: "ada@example.com") == password)
+        // The same link typed to 'linkd open' is no app's either: nothing is sent for it.
+        #expect(try reset.world.run(["open", link]).status == 1)
+        #expect(reset.gotrue.requests.count == before)
+    }
+
     @Test func aDesktopListThatComesFirstIsNamedAtRegister() throws {
         let web = try WebClickTests.world()
         let desktopList = web.world.config.appendingPathComponent("gnome-mimeapps.list")

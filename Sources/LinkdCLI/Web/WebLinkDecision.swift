@@ -11,7 +11,8 @@ import LinkdWeb
 /// An `https` link is the app's when one of the app's links matches it, the app's `web` section names its identity,
 /// and the host's cached association file admits the link for that identity (its apple-app-site-association, or its
 /// assetlinks.json, which admits the whole host). The emailed link of an app's own backend
-/// (`https://PROJECT.supabase.co/auth/v1/verify?…`) is that app's too: its configuration names the backend.
+/// (`https://PROJECT.supabase.co/auth/v1/verify?…`) is that app's too when its `redirect_to` is one of the app's
+/// links; with another (the project's website) it is the browser's, and nothing asks the backend about it.
 enum WebLinkDecision: Equatable {
     /// To the daemon, for the app.
     case app(String)
@@ -33,10 +34,11 @@ enum WebLinkDecision: Equatable {
     /// Where `link` goes, with `apps` and the association files of `cache` at `now`.
     static func decide(_ link: LinkURL, apps: [AppConfig], cache: AssociationCache, now: Double) -> WebLinkDecision {
         guard link.scheme == "https" else { return .browser(.notHTTPS) }
-        if let emailing = apps.emailingApp(of: link) { return .app(emailing.app.app) }
-        guard let resolution = try? LinkResolver(apps: apps, fallbackToBuiltIns: false).resolve(link),
-            let app = resolution.app
-        else { return .browser(.unclaimed) }
+        let resolver = LinkResolver(apps: apps, fallbackToBuiltIns: false)
+        if let emailing = resolver.emailingApp(of: link) { return .app(emailing.app.app) }
+        guard let resolution = try? resolver.resolve(link), let app = resolution.app else {
+            return .browser(.unclaimed)
+        }
         guard let web = app.web else { return .browser(.noWebSection(app: app.app)) }
         var reasons: [String] = []
         if let appID = web.appleAppID {

@@ -12,7 +12,7 @@ extension LinkService {
     ///
     /// - Returns: the answer, or `nil` when `link` is no app's emailed link.
     func openEmailed(_ link: LinkURL, client: (any LinkClient)?) async -> WireProtocol.Response? {
-        guard let (app, backend) = resolver.apps.emailingApp(of: link) else { return nil }
+        guard let (app, backend) = resolver.emailingApp(of: link) else { return nil }
         let host = link.hostname
         let fields = [("LINKD_APP", app.app)]
         log.info("an emailed link of \(app.app)'s backend: asking \(host) where it leads", fields)
@@ -55,7 +55,7 @@ extension LinkService {
     /// Whether a clicked web link can be taken now: an emailed link of an app's backend always (its reset or sign-in
     /// runs), any other when its app can take it (``canTakeNow(_:)``).
     func canTakeWebLink(_ url: String) async -> Bool {
-        if let link = try? LinkURL(parsing: url), resolver.apps.emailingApp(of: link) != nil { return true }
+        if let link = try? LinkURL(parsing: url), resolver.emailingApp(of: link) != nil { return true }
         return await canTakeNow(url)
     }
 }
