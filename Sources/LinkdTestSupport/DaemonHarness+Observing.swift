@@ -113,9 +113,13 @@ extension DaemonHarness {
 
 /// The pids of the `linkd daemon` processes whose `XDG_RUNTIME_DIR` is `runtime` (so of one test's world alone), read
 /// from `/proc`; a zombie has no command line and is left out.
+///
+/// A program a daemon is starting reads as the daemon until it calls exec (`posix_spawn` shares the daemon's memory,
+/// its command line and environment with it): a match whose parent matches too is such a child, and is left out, so
+/// that a test that kills "the daemon" never kills a program that is reading its link.
 package func linkdDaemonPIDs(runtime: String) -> [Int32] {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return entries.compactMap(Int32.init).filter { pid in
+    let matches = entries.compactMap(Int32.init).filter { pid in
         guard let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
             let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
         else { return false }
@@ -123,4 +127,15 @@ package func linkdDaemonPIDs(runtime: String) -> [Int32] {
         return words.count >= 2 && words[0].hasSuffix("linkd") && words[1] == "daemon"
             && String(decoding: environ, as: UTF8.self).contains("XDG_RUNTIME_DIR=\(runtime)\0")
     }
+    let daemons = Set(matches)
+    return matches.filter { pid in parentPID(of: pid).map { !daemons.contains($0) } ?? false }
+}
+
+/// Field 4 of `/proc/<pid>/stat`; `nil` once the process is gone.
+private func parentPID(of pid: Int32) -> Int32? {
+    guard let stat = FileManager.default.contents(atPath: "/proc/\(pid)/stat"),
+        let close = stat.lastIndex(of: UInt8(ascii: ")"))
+    else { return nil }
+    let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+    return fields.count > 1 ? Int32(String(decoding: fields[1], as: UTF8.self)) : nil
 }
