@@ -157,7 +157,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdDesktopTests",
-            dependencies: ["LinkdDesktop", "LinkdDaemon", "LinkdTestSupport"],
+            dependencies: ["LinkdDesktop", "LinkdDaemon", "LinkdSystem", "LinkdTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

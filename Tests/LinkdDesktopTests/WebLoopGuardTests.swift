@@ -1,5 +1,6 @@
 import Foundation
 import LinkdDesktop
+import LinkdSystem
 import Testing
 
 /// The loop rule of web links: a link passed to the browser that comes back within 10 s goes to the browser again,
@@ -76,5 +77,48 @@ import Testing
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(verdicts.compactMap { $0 }.sorted { "\($0)" < "\($1)" } == [.browserAgain, .stop])
+    }
+
+    /// Only a link the browser linkd started hands back counts: the arriving process descends from it (or from its
+    /// session); the person clicking the same link again, from their mail client, is routed every time.
+    @Test func onlyALinkHandedBackByTheBrowserLinkdStartedCounts() throws {
+        let folder = folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let guarding = WebLoopGuard(folder: folder)
+        let this = try #require(ProcessIdentity.of(CurrentProcess.id))
+        let elsewhere = ProcessIdentity(pid: this.pid, startTime: this.startTime + 1)  // the pid, but another process
+        // A browser that is no ancestor: the person's clicks, four in a second, are routed each time.
+        try guarding.recordPass(of: Self.link, now: 1_000, browser: elsewhere)
+        for tenth in 1...4 {
+            #expect(try guarding.arrive(Self.link, now: 1_000 + Double(tenth) / 10, browser: { elsewhere }) == .route)
+            try guarding.recordPass(of: Self.link, now: 1_000 + Double(tenth) / 10, browser: elsewhere)
+        }
+        // This process as the browser: what it hands back counts, and the third arrival stops.
+        try guarding.recordPass(of: "https://other.example/", now: 2_000, browser: this)
+        #expect(try guarding.arrive("https://other.example/", now: 2_001, browser: { this }) == .browserAgain)
+        #expect(try guarding.arrive("https://other.example/", now: 2_002, browser: { this }) == .stop)
+        // A browser whose session this process is in counts too (its descendants may have forked twice on the way).
+        let lineage = ProcessLineage()
+        let leader = ProcessIdentity(pid: try #require(lineage.sessions.first), startTime: 1)
+        try guarding.recordPass(of: "https://third.example/", now: 3_000, browser: leader)
+        #expect(try guarding.arrive("https://third.example/", now: 3_001) == .browserAgain)
+    }
+
+    /// The lineage is read only when the link was passed lately: a new link costs no walk through /proc.
+    @Test func theLineageIsReadOnlyForALinkPassedLately() throws {
+        let folder = folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let guarding = WebLoopGuard(folder: folder)
+        let this = try #require(ProcessIdentity.of(CurrentProcess.id))
+        try guarding.recordPass(of: Self.link, now: 1_000, browser: this)
+        var reads = 0
+        let counting = { () -> ProcessLineage in
+            reads += 1
+            return ProcessLineage()
+        }
+        #expect(try guarding.arrive("https://new.example/", now: 1_001, lineage: counting) == .route)
+        #expect(reads == 0)
+        #expect(try guarding.arrive(Self.link, now: 1_001, lineage: counting) == .browserAgain)
+        #expect(reads == 1)
     }
 }

@@ -66,6 +66,45 @@ import Testing
         #expect(!passes.contains("bouncing") && passes.split(separator: "\n").count == 2)
     }
 
+    /// The person clicks the same link again and again (a page slow to come up): every click opens it. Only a link
+    /// the browser linkd started hands back counts toward the loop rule.
+    @Test func thePersonsOwnRepeatedClicksEachOpenTheLink() throws {
+        let web = try WebClickTests.world()
+        #expect(try web.linkd(["register", "--web"]).status == 0)
+        let link = "https://unclaimed.example/watch?v=2"
+        for _ in 0..<4 { #expect(try web.click(link) == 0) }
+        #expect(web.browserStarts(count: 4).count == 4)
+    }
+
+    /// Without a runtime folder the loop rule keeps its record in the cache's private folder, and still stops a
+    /// browser that hands the link back.
+    @Test func aBrowserThatHandsTheLinkBackIsStoppedWithNoRuntimeFolder() throws {
+        let web = try WebClickTests.world()
+        let log = web.world.root.appendingPathComponent("bounces.log").path
+        try web.writeBrowser(
+            "bouncer.desktop",
+            program: WebClickWorld.recording(to: web.browserLog.path)
+                + "\n\(LinkdProcess.executable.path) open --web \"$2\"; echo \"exit $?\" >> \(log)"
+        )
+        let list = "[Default Applications]\nx-scheme-handler/https=bouncer.desktop\n"
+        try Data(list.utf8).write(to: web.world.config.appendingPathComponent("mimeapps.list"))
+        #expect(try web.linkd(["register", "--web"]).status == 0)
+        var environment = web.environment
+        environment.removeValue(forKey: "XDG_RUNTIME_DIR")
+        let link = "https://bouncing.example/watch?v=3"
+        let gio = try SpawnedProcess("/usr/bin/gio", ["open", link], environment: environment)
+        gio.waitUntilExit()
+        #expect(gio.terminationStatus == 0)
+        let exits = { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n") }
+        #expect(web.world.waitUntil(.seconds(10)) { exits().count == 2 })
+        #expect(Set(exits()) == ["exit 75", "exit 0"], "the second hand-back stopped")
+        #expect(web.browserStarts(count: 2).count == 2)
+        let passes = try String(contentsOfFile: web.world.cache.path + "/linkd/web-passes", encoding: .utf8)
+        #expect(passes.split(separator: "\n").count == 2)
+        let mode = try FileManager.default.attributesOfItem(atPath: web.world.cache.path + "/linkd")[.posixPermissions]
+        #expect(mode as? Int == 0o700)
+    }
+
     @Test func aVanishedBrowserGivesWayToAnInstalledOne() throws {
         let web = try WebClickTests.world()
         #expect(try web.linkd(["register", "--web"]).status == 0)

@@ -28,13 +28,14 @@ extension OpenCommand {
     struct WebContext {
         let environment: [String: String]
         let directories: XDGDirectories
-        let loopGuard: WebLoopGuard?
+        let loopGuard: WebLoopGuard
         var apps: [AppConfig]?
 
         init(environment: [String: String] = CurrentProcess.environment) {
             self.environment = environment
             directories = XDGDirectories(environment: environment)
-            loopGuard = directories.runtimeDirectory.map { WebLoopGuard(folder: $0 + "/linkd") }
+            // With no runtime folder the loop rule keeps its record in the cache's (private) folder.
+            loopGuard = WebLoopGuard(folder: (directories.runtimeDirectory ?? directories.cacheHome) + "/linkd")
         }
 
         /// The apps of apps.d (read by `loader`, else the installed folders' loader), read the first time.
@@ -60,11 +61,14 @@ extension OpenCommand {
         }
     }
 
-    /// Where `bytes` goes: the loop rule first, then the decision from apps.d and the association files' cache.
-    static func webStep(for bytes: [UInt8], _ context: inout WebContext) -> WebStep {
+    /// Where `bytes` goes: the loop rule first, then the decision from apps.d and the association files' cache. When
+    /// `becomesBrowser`, this process becomes the browser a link goes to (the last link of the command).
+    static func webStep(for bytes: [UInt8], _ context: inout WebContext, becomesBrowser: Bool = true) -> WebStep {
         let text = String(decoding: bytes, as: UTF8.self)
         let now = Double(WallClock.seconds)
-        switch (try? context.loopGuard?.arrive(text, now: now)) ?? .route {
+        let environment = context.environment
+        let browser = { becomesBrowser ? chooseBrowser(environment)?.processBecoming : nil }
+        switch (try? context.loopGuard.arrive(text, now: now, browser: browser)) ?? .route {
         case .stop: return .stop(text)
         case .browserAgain: return .browser(text, recordsPass: false)
         case .route: break
@@ -99,11 +103,13 @@ extension OpenCommand {
             command.urls.count == 1
         else { return nil }
         var context = WebContext()
-        let step = webStep(for: command.urls[0], &context)
+        let step = webStep(for: command.urls[0], &context, becomesBrowser: true)
         guard case .browser(let url, let recordsPass) = step, let browser = chooseBrowser(context.environment) else {
             return (command, step)
         }
-        if recordsPass { try? context.loopGuard?.recordPass(of: url, now: Double(WallClock.seconds)) }
+        if recordsPass {
+            try? context.loopGuard.recordPass(of: url, now: Double(WallClock.seconds), browser: browser.processBecoming)
+        }
         _ = try? browser.become(opening: url, environment: context.environment)
         return (command, .browser(url, recordsPass: false))  // it could not be run: the rest says so
     }
@@ -116,7 +122,7 @@ extension OpenCommand {
         for (index, bytes) in urls.enumerated() {
             // The last link's browser takes this process's place, as a launcher would have started it.
             let isLast = index == urls.count - 1
-            let step = (index == 0 ? decided : nil) ?? Self.webStep(for: bytes, &context)
+            let step = (index == 0 ? decided : nil) ?? Self.webStep(for: bytes, &context, becomesBrowser: isLast)
             let code: ExitCode
             switch step {
             case .stop(let url):
@@ -199,12 +205,14 @@ extension OpenCommand {
                 console
             )
         }
-        try? record?.recordPass(of: url, now: Double(WallClock.seconds))
+        let now = Double(WallClock.seconds)
         do throws(SystemError) {
             if replacing {
+                try? record?.recordPass(of: url, now: now, browser: browser.processBecoming)
                 try browser.become(opening: url, environment: context.environment)
             } else {
-                try browser.open(url, environment: context.environment)
+                let opened = try browser.open(url, environment: context.environment)
+                try? record?.recordPass(of: url, now: now, browser: opened)
             }
             return .success
         } catch {

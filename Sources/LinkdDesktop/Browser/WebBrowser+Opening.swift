@@ -5,8 +5,10 @@ extension WebBrowser {
     /// `/dev/null`, with `environment` less linkd's own variables (an activation token, `XDG_ACTIVATION_TOKEN` or
     /// `DESKTOP_STARTUP_ID`, goes on, so that the browser may take the focus); or `Open` over D-Bus.
     ///
+    /// - Returns: the browser's process (`nil` over D-Bus, or when it is gone already).
     /// - Throws: ``SystemError`` when the browser cannot be started or the D-Bus call fails.
-    package func open(_ url: String, environment: [String: String]) throws(SystemError) {
+    @discardableResult
+    package func open(_ url: String, environment: [String: String]) throws(SystemError) -> ProcessIdentity? {
         switch launch {
         case .command(let exec, let name, let icon):
             var browser = Subprocess(
@@ -16,9 +18,18 @@ extension WebBrowser {
             browser.startsNewSession = true
             let running = try browser.spawn()
             running.exitDescriptor.close()
+            return ProcessIdentity.of(running.pid)
         case .dbus(let appID):
             try SessionBus.openURIs([url], appID: appID, timeout: .seconds(10))
+            return nil
         }
+    }
+
+    /// The process that opens a link when this process becomes the browser (``become(opening:environment:)``): this
+    /// one, whose pid and start time the browser keeps; `nil` for a browser asked over D-Bus.
+    package var processBecoming: ProcessIdentity? {
+        guard case .command = launch else { return nil }
+        return ProcessIdentity.of(CurrentProcess.id)
     }
 
     /// Passes `url` to the browser by becoming it: the process is replaced by the browser's `Exec=` command, in a
