@@ -83,7 +83,11 @@ import Testing
             try world.check(["--config", world.appsD]) == .init(stdout: "ok: 1 app, 1 link\n", stderr: "", status: 0)
         )
         // Two days later the site is down.
-        let state = world.home + "/.cache/linkd/associations/127.0.0.1_\(proxy.port)/apple-app-site-association.state"
+        // The app's own caFile: its files are kept apart from the host's, in `HOST+KEY`.
+        let associations = world.home + "/.cache/linkd/associations"
+        let folders = try FileManager.default.contentsOfDirectory(atPath: associations)
+        #expect(folders.count == 1 && folders[0].hasPrefix("127.0.0.1:\(proxy.port)+"), "\(folders)")
+        let state = associations + "/" + (folders.first ?? "") + "/apple-app-site-association.state"
         let twoDaysAgo = Double(time(nil)) - 2 * 86_400
         try Data("fetched=\(twoDaysAgo)\nattempted=\(twoDaysAgo)\n".utf8).write(to: URL(fileURLWithPath: state))
         answer.withLock { $0 = 503 }
@@ -108,4 +112,44 @@ import Testing
     }
 
     static let appID = "ABCDE12345.com.example.web"
+
+    /// A file one app fetched through its own caFile verifies that app alone: another app claiming the same host,
+    /// which trusts only the system's CAs, is not verified by it, whichever was fetched last.
+    @Test func aFileFetchedThroughAnAppsOwnCAVerifiesThatAppAlone() throws {
+        let world = try CheckCommandTests.World()
+        let ca = try TestCA.make()
+        let both =
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.a", "ABCDE12345.com.example.b"], "#
+            + #""paths": ["*"]}]}}"#
+        let server = try TestHTTPServer { _ in DoubleResponse(status: 200, body: Data(both.utf8)) }
+        let proxy = try TLSProxy(forwardingTo: server.port, certificate: ca.serverCertificate, key: ca.serverKey)
+        let host = "127.0.0.1:\(proxy.port)"
+        try world.write(
+            "a.json",
+            """
+            {"app": "com.example.A", "web": {"appleAppId": "ABCDE12345.com.example.a"},
+             "links": [{"match": "https://\(host)/a", "action": "forward"}]}
+            """
+        )
+        try world.write(
+            "b.json",
+            """
+            {"app": "com.example.B", "web": {"appleAppId": "ABCDE12345.com.example.b", "caFile": "\(ca.certificate)"},
+             "links": [{"match": "https://\(host)/b", "action": "forward"}]}
+            """
+        )
+        for _ in 0..<2 {  // the second time B's file is fresh in the cache, and still A's is not
+            let output = try world.check(["--config", world.appsD])
+            let lines = output.stdout.split(separator: "\n").map(String.init)
+            #expect(output.status == 65, "\(output)")
+            #expect(lines.count == 1, "\(output)")
+            #expect(lines.first?.contains("a.json:1:") == true, "\(lines)")
+            #expect(
+                lines.first?.contains(
+                    ": $.web.appleAppId: https://\(host)/.well-known/apple-app-site-association cannot be had: "
+                ) == true,
+                "\(lines)"
+            )
+        }
+    }
 }

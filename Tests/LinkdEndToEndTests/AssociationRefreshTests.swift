@@ -23,12 +23,16 @@ import Testing
              "links": [{"match": "https://127.0.0.1:\(proxy.port)/reset", "action": "forward"}]}
             """
         try Data(app.utf8).write(to: world.config.appendingPathComponent("linkd/apps.d/web.json"))
-        let folder = world.cache.path + "/linkd/associations/127.0.0.1_\(proxy.port)"
+        let associations = world.cache.path + "/linkd/associations"
+        let kept = { (try? FileManager.default.contentsOfDirectory(atPath: associations)) ?? [] }
+        var folder: String { associations + "/" + (kept().first ?? "") }
         let log = world.root.path + "/daemon.log"
         let text = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
         let daemon = try world.startDaemon(["--idle-exit", "30"], stderrPath: log)
         #expect(world.waitUntil(.seconds(15)) { text().contains("association files: 2 of 2 were due") }, "\(text())")
+        // Fetched through the app's own caFile: kept apart from the host's shared files.
+        #expect(kept().count == 1 && kept()[0].hasPrefix("127.0.0.1:\(proxy.port)+"), "\(kept())")
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: folder + "/apple-app-site-association")) == Data(Self.aasa.utf8)
         )

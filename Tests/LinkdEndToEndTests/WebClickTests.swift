@@ -38,7 +38,8 @@ import Testing
         #expect(registered.stdout.hasPrefix("registered: web links (others open in recbrowser.desktop)\n"))
         #expect(
             registered.stdout.contains(
-                "  \(web.host): apple-app-site-association lists \(Self.appID): verified for com.example.Web\n"
+                "  \(web.host): apple-app-site-association lists \(Self.appID): verified for com.example.Web alone, "
+                    + "through its own caFile or proxy\n"
             ),
             "\(registered.stdout)"
         )

@@ -77,4 +77,28 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.folder + "/" + host)
         #expect(files == ["apple-app-site-association.state"], "the withdrawn file is gone from the disk too")
     }
+
+    /// Hosts that differ are kept in folders that differ: a port is not a plain name's `_`, hex is not a plain name,
+    /// and an app's own trust is a folder of its own.
+    @Test func noTwoHostsOrTrustsShareAFolder() throws {
+        let cache = cache()
+        defer { try? FileManager.default.removeItem(atPath: cache.folder) }
+        let a = AssociationTrust(app: "com.example.A", caFile: "/etc/ca.pem", proxy: nil)
+        let b = AssociationTrust(app: "com.example.B", caFile: "/etc/ca.pem", proxy: nil)
+        let sources: [(host: String, trust: AssociationTrust?)] = [
+            ("h:8443", nil), ("h_8443", nil), ("[::1]:8443", nil), ("x-5b3a3a315d3a38343433", nil),
+            ("=5b3a3a315d3a38343433", nil), ("h", nil), ("h", a), ("h", b),
+        ]
+        for (index, source) in sources.enumerated() {
+            try cache.record(.success([UInt8(index)]), of: .apple, host: source.host, trust: source.trust, now: 0)
+        }
+        for (index, source) in sources.enumerated() {
+            #expect(
+                cache.stored(.apple, host: source.host, trust: source.trust, now: 1) == .fresh([UInt8(index)]),
+                "\(source)"
+            )
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.folder).count == sources.count)
+        #expect(AssociationTrust(app: "com.example.A", caFile: nil, proxy: nil) == nil, "the system's trust is shared")
+    }
 }

@@ -40,6 +40,8 @@ struct WebHostStatus: Equatable {
     /// The JSON path of that identity in the app's file.
     let path: String
     let verdict: Verdict
+    /// Whether the file was fetched through the app's own CA file or proxy, and so verifies that app alone.
+    var isOwnTrust = false
 
     /// The files `app` needs of each of its hosts: the identity, its JSON path, and whether a file's bytes list it.
     static func wanted(
@@ -72,10 +74,11 @@ struct WebHostStatus: Equatable {
     static func all(of apps: [AppConfig], cache: AssociationCache, now: Double) -> [WebHostStatus] {
         apps.flatMap { app -> [WebHostStatus] in
             guard let web = app.web else { return [] }
+            let trust = AssociationTrust(app: app.app, caFile: web.caFile, proxy: web.proxy)
             return app.webHosts.flatMap { host in
                 wanted(by: web).map { file, identity, path, lists in
                     let verdict: Verdict =
-                        switch cache.stored(file, host: host, now: now) {
+                        switch cache.stored(file, host: host, trust: trust, now: now) {
                         case .fresh(let bytes): lists(bytes).map { $0 ? .verified : .notListed } ?? .unreadable
                         case .stale(let bytes, let failure):
                             lists(bytes).map { $0 ? .stale(failure) : .notListed } ?? .unreadable
@@ -87,7 +90,8 @@ struct WebHostStatus: Equatable {
                         file: file,
                         identity: identity,
                         path: path,
-                        verdict: verdict
+                        verdict: verdict,
+                        isOwnTrust: trust != nil
                     )
                 }
             }
@@ -97,8 +101,7 @@ struct WebHostStatus: Equatable {
     /// Fetches the files of `apps`' hosts that are due (``AssociationRefresh/targets(of:)``, the daemon's list).
     static func refresh(_ apps: [AppConfig], cache: AssociationCache, now: Double) async {
         for target in AssociationRefresh.targets(of: apps) {
-            let fetcher = AssociationFetcher(caFile: target.caFile, proxy: target.proxy)
-            await cache.refresh(target.file, host: target.host, with: fetcher, now: now)
+            await cache.refresh(target.file, host: target.host, trust: target.trust, now: now)
         }
     }
 
@@ -108,10 +111,11 @@ struct WebHostStatus: Equatable {
     /// `notes.example.com: verified for com.example.Notes (apple-app-site-association)`, and the like.
     var line: String {
         let about = "\(host): \(file.rawValue)"
+        let alone = isOwnTrust ? " alone, through its own caFile or proxy" : ""
         return switch verdict {
-        case .verified: "\(about) lists \(identity): verified for \(app)"
+        case .verified: "\(about) lists \(identity): verified for \(app)\(alone)"
         case .stale(let failure):
-            "\(about) lists \(identity): verified for \(app), from a file over a day old"
+            "\(about) lists \(identity): verified for \(app)\(alone), from a file over a day old"
                 + (failure.map { " (the last fetch failed: \($0))" } ?? "")
         case .notListed: "\(about) does not list \(identity): not verified, its links open in the browser"
         case .unreadable: "\(about) is not such a file: not verified, its links open in the browser"

@@ -40,12 +40,14 @@ enum WebLinkDecision: Equatable {
             return .browser(.unclaimed)
         }
         guard let web = app.web else { return .browser(.noWebSection(app: app.app)) }
+        let trust = AssociationTrust(app: app.app, caFile: web.caFile, proxy: web.proxy)
         var reasons: [String] = []
         if let appID = web.appleAppID {
             switch verdict(
                 of: .apple,
                 link: link,
                 cache: cache,
+                trust: trust,
                 now: now,
                 { bytes in
                     guard let file = try? AppSiteAssociation(parsing: bytes) else { return "the file does not read" }
@@ -65,6 +67,7 @@ enum WebLinkDecision: Equatable {
                 of: .android,
                 link: link,
                 cache: cache,
+                trust: trust,
                 now: now,
                 { bytes in
                     guard let file = try? AssetLinks(parsing: bytes) else { return "the file does not read" }
@@ -83,11 +86,12 @@ enum WebLinkDecision: Equatable {
         of file: AssociationFile,
         link: LinkURL,
         cache: AssociationCache,
+        trust: AssociationTrust?,
         now: Double,
         _ check: ([UInt8]) -> String?
     ) -> String? {
         let host = link.hostname + (link.port.map { ":\($0)" } ?? "")
-        switch cache.stored(file, host: host, now: now) {
+        switch cache.stored(file, host: host, trust: trust, now: now) {
         case .fresh(let bytes), .stale(let bytes, _): return check(bytes)
         case .missing(let why): return "\(file.rawValue): \(why)"
         }

@@ -8,12 +8,11 @@ import LinkdSystem
 /// its links claim, the files its identity needs fetched when they are due (``AssociationCache/isDue(_:host:now:)``),
 /// one at a time, in this loop beside the daemon's other work.
 package struct AssociationRefresh: Sendable {
-    /// One file of one host, and how it is fetched.
+    /// One file of one host, and how it is fetched: with the system's trust, or an app's own.
     package struct Target: Sendable, Equatable {
         package let host: String
         package let file: AssociationFile
-        package let caFile: String?
-        package let proxy: String?
+        package let trust: AssociationTrust?
     }
 
     let cache: AssociationCache
@@ -45,7 +44,8 @@ package struct AssociationRefresh: Sendable {
             if web.androidPackage != nil { files.append(.android) }
             for host in hosts {
                 for file in files {
-                    let target = Target(host: host, file: file, caFile: web.caFile, proxy: web.proxy)
+                    let trust = AssociationTrust(app: app.app, caFile: web.caFile, proxy: web.proxy)
+                    let target = Target(host: host, file: file, trust: trust)
                     if !targets.contains(target) { targets.append(target) }
                 }
             }
@@ -61,12 +61,12 @@ package struct AssociationRefresh: Sendable {
             var due = 0
             for target in targets where !Task.isCancelled {
                 let now = Double(WallClock.seconds)
-                guard cache.isDue(target.file, host: target.host, now: now) else { continue }
+                guard cache.isDue(target.file, host: target.host, trust: target.trust, now: now) else { continue }
                 due += 1
-                let fetcher = AssociationFetcher(caFile: target.caFile, proxy: target.proxy)
+                let fetcher = AssociationFetcher(caFile: target.trust?.caFile, proxy: target.trust?.proxy)
                 let result = await fetcher.fetch(target.file, host: target.host)
                 do throws(SystemError) {
-                    try cache.record(result, of: target.file, host: target.host, now: now)
+                    try cache.record(result, of: target.file, host: target.host, trust: target.trust, now: now)
                 } catch {
                     log.warning("the association files cannot be kept: \(error)")
                 }

@@ -4,6 +4,9 @@ package import LinkdSystem
 /// after 24 h. A fetch the site refuses (a 3xx or 4xx, a file that cannot be read) withdraws the last good file at
 /// once; one that fails on the way (no connection, no answer in time, a 5xx) keeps it, used for up to 7 days after
 /// it was fetched. A failed fetch is tried again after an hour. Clicks read this cache alone, never the network.
+///
+/// A file an app fetched through its own CA file or proxy (``AssociationTrust``) is kept apart, in
+/// `HOST+KEY/`, and read for that app alone.
 package struct AssociationCache: Sendable {
     /// What the cache holds for one file of one host.
     package enum Stored: Sendable, Equatable {
@@ -29,27 +32,35 @@ package struct AssociationCache: Sendable {
         self.folder = folder
     }
 
-    private func base(_ file: AssociationFile, host: String) -> String {
-        folder + "/" + Self.folderName(of: host) + "/" + file.rawValue
+    private func base(_ file: AssociationFile, host: String, trust: AssociationTrust?) -> String {
+        folder + "/" + Self.folderName(of: host, trust: trust) + "/" + file.rawValue
     }
 
-    /// The folder of `host`: its name in lower case with a port's `:` as `_`; anything else that is no plain host name
-    /// (a `/`, a leading `.`) is named by its bytes in hex, so that no name leaves the cache folder.
-    static func folderName(of host: String) -> String {
-        let name = host.lowercased().replacing(":", with: "_")
+    /// The folder of `host` (fetched with `trust`): its name in lower case, a port after its `:`; anything else that
+    /// is no plain host name (a `/`, a leading `.`, an IPv6 address's brackets) is `=` and its bytes in hex, so that no
+    /// name leaves the cache folder. With an app's own trust, `+` and the trust's key follow. A plain name has neither
+    /// `=` nor `+`, and hex has no `+`: no two hosts, or host and trust, share a folder.
+    static func folderName(of host: String, trust: AssociationTrust? = nil) -> String {
+        let name = host.lowercased()
         let isPlain =
             !name.isEmpty && !name.hasPrefix(".")
             && name.unicodeScalars.allSatisfy {
-                ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-:".unicodeScalars.contains($0)
             }
-        return isPlain ? name : "x-" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let folder = isPlain ? name : "=" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return folder + (trust.map { "+" + $0.key } ?? "")
     }
 
-    /// What the cache holds for `file` of `host` at `now` (seconds since 1970).
-    package func stored(_ file: AssociationFile, host: String, now: Double) -> Stored {
-        let state = State(reading: base(file, host: host) + ".state")
+    /// What the cache holds for `file` of `host`, fetched with `trust`, at `now` (seconds since 1970).
+    package func stored(
+        _ file: AssociationFile,
+        host: String,
+        trust: AssociationTrust? = nil,
+        now: Double
+    ) -> Stored {
+        let state = State(reading: base(file, host: host, trust: trust) + ".state")
         guard let fetched = state.fetched, now - fetched <= Self.keptFor,
-            let bytes = FileSystem.contents(of: base(file, host: host), limit: file.sizeLimit)
+            let bytes = FileSystem.contents(of: base(file, host: host, trust: trust), limit: file.sizeLimit)
         else {
             return .missing(
                 state.failure ?? (state.fetched == nil ? "not fetched yet" : "the last good file is too old")
@@ -58,25 +69,27 @@ package struct AssociationCache: Sendable {
         return now - fetched <= Self.refreshAfter ? .fresh(bytes) : .stale(bytes, failure: state.failure)
     }
 
-    /// Whether `file` of `host` should be fetched at `now`: never fetched, older than a day, or its last fetch failed
-    /// more than an hour ago.
-    package func isDue(_ file: AssociationFile, host: String, now: Double) -> Bool {
-        let state = State(reading: base(file, host: host) + ".state")
+    /// Whether `file` of `host` (fetched with `trust`) should be fetched at `now`: never fetched, older than a day,
+    /// or its last fetch failed more than an hour ago.
+    package func isDue(_ file: AssociationFile, host: String, trust: AssociationTrust? = nil, now: Double) -> Bool {
+        let state = State(reading: base(file, host: host, trust: trust) + ".state")
         if state.failure != nil, let attempted = state.attempted { return now - attempted >= Self.retryAfter }
         guard let fetched = state.fetched else { return true }
         return now - fetched >= Self.refreshAfter
     }
 
-    /// Keeps what a fetch of `file` of `host` at `now` gave: the file, or the failure beside the last good file.
+    /// Keeps what a fetch of `file` of `host` with `trust` at `now` gave: the file, or the failure beside the last
+    /// good file.
     ///
     /// - Throws: ``SystemError`` when the cache folder cannot be written.
     package func record(
         _ result: Result<[UInt8], AssociationFailure>,
         of file: AssociationFile,
         host: String,
+        trust: AssociationTrust? = nil,
         now: Double
     ) throws(SystemError) {
-        let path = base(file, host: host)
+        let path = base(file, host: host, trust: trust)
         try FileSystem.makePrivateDirectory(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
         var state = State(reading: path + ".state")
         state.attempted = now
@@ -95,11 +108,12 @@ package struct AssociationCache: Sendable {
         try FileSystem.writeAtomically(Array(state.text.utf8), to: path + ".state")
     }
 
-    /// Fetches `file` of `host` with `fetcher` when it is due, and keeps what it gave.
-    package func refresh(_ file: AssociationFile, host: String, with fetcher: AssociationFetcher, now: Double) async {
-        guard isDue(file, host: host, now: now) else { return }
+    /// Fetches `file` of `host` with `trust` when it is due, and keeps what it gave.
+    package func refresh(_ file: AssociationFile, host: String, trust: AssociationTrust?, now: Double) async {
+        guard isDue(file, host: host, trust: trust, now: now) else { return }
+        let fetcher = AssociationFetcher(caFile: trust?.caFile, proxy: trust?.proxy)
         let result = await fetcher.fetch(file, host: host)
-        try? record(result, of: file, host: host, now: now)
+        try? record(result, of: file, host: host, trust: trust, now: now)
     }
 
     /// A file's `.state`: when it was last fetched, when a fetch was last tried, and why that one failed.
