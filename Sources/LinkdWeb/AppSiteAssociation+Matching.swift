@@ -19,9 +19,9 @@ extension AppSiteAssociation {
     /// What the file says of a link of `path`, `query` and `fragment` (as the link writes them, without `?` and `#`)
     /// for `appID`: the entries are read in order, and in each the rules in order; the first rule that matches
     /// decides. An entry's excluding rule keeps the link from that entry's apps alone; a later entry may still take
-    /// it.
+    /// it. The path is matched as its site means it (``AssociationPath``).
     package func decision(for appID: String, path: String, query: String?, fragment: String?) -> Decision {
-        let parts = LinkParts(path: path, query: query, fragment: fragment)
+        let parts = LinkParts(path: AssociationPath.normalized(path), query: query, fragment: fragment)
         for detail in details {
             guard let rule = detail.rules.first(where: { $0.matches(parts) }) else { continue }
             let isTheApps = detail.appIDs.contains(appID)

@@ -108,4 +108,58 @@ import Testing
                 == .browser(.notVerified(app: "com.example.Notes", "apple-app-site-association: not fetched yet"))
         )
     }
+
+    /// The path is matched as the site means it: writing an excluded path another way does not reach the app, and an
+    /// app that also names its Android package gets no path its site's apple-app-site-association excludes.
+    @Test(arguments: [
+        "https://both.example.com/account/x", "https://both.example.com/%61ccount/x",
+        "https://both.example.com//account/x", "https://both.example.com/account%2Fx",
+        "https://both.example.com/other%2F..%2Faccount%2Fx", "https://both.example.com/%41ccount/x",
+    ])
+    func anExcludedPathStaysExcludedHoweverItIsWritten(_ link: String) throws {
+        let both = #"""
+            {"app": "com.example.Both",
+             "web": {"appleAppId": "ABCDE12345.com.example.both", "androidPackage": "com.example.both"},
+             "links": [{"match": "https://both.example.com/{path...}", "action": "forward"}]}
+            """#
+        var decoder = AppConfigDecoder(file: "both.json", programs: ProgramSearch(directories: []), actions: .linkd)
+        let decoded = decoder.decode(Array(both.utf8))
+        let app = try #require(decoded, "\(decoder.errors)")
+        let cache = AssociationCache(
+            folder: FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)").path
+        )
+        defer { try? FileManager.default.removeItem(atPath: cache.folder) }
+        let aasa =
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.both"], "#
+            + #""components": [{"/": "/account/*", "exclude": true}, {"/": "*"}]}]}}"#
+        let assetlinks = #"""
+            [{"relation": ["delegate_permission/common.handle_all_urls"],
+              "target": {"namespace": "android_app", "package_name": "com.example.both"}}]
+            """#
+        try cache.record(.success(Array(aasa.utf8)), of: .apple, host: "both.example.com", now: 0)
+        try cache.record(.success(Array(assetlinks.utf8)), of: .android, host: "both.example.com", now: 0)
+        let decision = WebLinkDecision.decide(try LinkURL(parsing: link), apps: [app], cache: cache, now: 60)
+        let excluded = link.hasSuffix("/%41ccount/x") == false
+        if excluded {
+            #expect(
+                decision
+                    == .browser(
+                        .notVerified(
+                            app: "com.example.Both",
+                            "apple-app-site-association excludes the link for ABCDE12345.com.example.both"
+                        )
+                    )
+            )
+        } else {
+            // Paths are case-sensitive by default: `/Account` is not `/account`, and the site admits it.
+            #expect(decision == .app("com.example.Both"))
+        }
+        let admitted = WebLinkDecision.decide(
+            try LinkURL(parsing: "https://both.example.com/accounts/x"),
+            apps: [app],
+            cache: cache,
+            now: 60
+        )
+        #expect(admitted == .app("com.example.Both"))
+    }
 }

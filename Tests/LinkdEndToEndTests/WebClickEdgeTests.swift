@@ -66,6 +66,24 @@ import Testing
         #expect(!passes.contains("bouncing") && passes.split(separator: "\n").count == 2)
     }
 
+    /// A mail scanner's wrapper is opened only to an https link of a host whose site admits it for the app: one that
+    /// wraps a custom scheme (a forged `google.com/url?q=myapp://…`) goes to the browser as clicked, which asks before
+    /// it opens an app, and the app's program never runs.
+    @Test func aWrapperOfACustomSchemeGoesToTheBrowserAsClicked() throws {
+        let web = try WebClickTests.world()
+        #expect(try web.linkd(["register", "--web"]).status == 0)
+        let forged = "https://www.google.com/url?q=myapp%3A%2F%2Fnote%2F7&sa=D"
+        #expect(try web.click(forged) == 0)
+        #expect(web.browserStarts(count: 1) == [["--new-tab", forged]])
+        let inner = "https://\(web.host)/open/8"
+        let wrapped =
+            "https://www.google.com/url?q=" + (inner.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        #expect(try web.click(wrapped) == 0)
+        #expect(web.world.waitUntil(.seconds(10)) { web.world.receivedPayloads().count == 1 })
+        #expect(web.world.receivedPayloads().map { $0["url"] as? String } == [inner], "only the https link inside")
+        #expect(web.browserStarts(count: 1).count == 1)
+    }
+
     /// The person clicks the same link again and again (a page slow to come up): every click opens it. Only a link
     /// the browser linkd started hands back counts toward the loop rule.
     @Test func thePersonsOwnRepeatedClicksEachOpenTheLink() throws {

@@ -78,14 +78,13 @@ extension OpenCommand {
         // to the wrapper; the browser gets the link as it was clicked, wrapper and all.
         let inner = LinkWrapper.unwrap(link)
         if inner == nil, !context.mayBeClaimed(link) { return .browser(text, recordsPass: true) }
+        // A wrapper is opened only to an https link, which must then be an app's as any web link: one that wraps a
+        // custom scheme (a forged `google.com/url?q=myapp://…`, an app's program run with no question, disguised as
+        // google.com) goes to the browser as clicked, which asks before it opens an app.
+        if let inner, !inner.isSpecial || inner.scheme != "https" { return .browser(text, recordsPass: true) }
         let apps = context.loadApps()
         let target = inner ?? link
         let toApp = WebStep.app(inner?.href ?? text, clicked: text)
-        if inner != nil, !target.isSpecial {
-            // A custom scheme's link is the app's that claims it, as a click on the link itself would make it.
-            let claimed = (try? LinkResolver(apps: apps, fallbackToBuiltIns: false).resolve(target))?.app != nil
-            return claimed ? toApp : .browser(text, recordsPass: true)
-        }
         let cache = AssociationCache(folder: context.directories.cacheHome + "/linkd/associations")
         switch WebLinkDecision.decide(target, apps: apps, cache: cache, now: now) {
         case .browser: return .browser(text, recordsPass: true)

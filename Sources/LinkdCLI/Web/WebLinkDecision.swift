@@ -42,6 +42,7 @@ enum WebLinkDecision: Equatable {
         guard let web = app.web else { return .browser(.noWebSection(app: app.app)) }
         let trust = AssociationTrust(app: app.app, caFile: web.caFile, proxy: web.proxy)
         var reasons: [String] = []
+        var isExcluded = false
         if let appID = web.appleAppID {
             switch verdict(
                 of: .apple,
@@ -53,7 +54,9 @@ enum WebLinkDecision: Equatable {
                     guard let file = try? AppSiteAssociation(parsing: bytes) else { return "the file does not read" }
                     switch file.decision(for: appID, link: link) {
                     case .opens: return nil
-                    case .excluded: return "apple-app-site-association excludes the link for \(appID)"
+                    case .excluded:
+                        isExcluded = true
+                        return "apple-app-site-association excludes the link for \(appID)"
                     case .notListed: return "apple-app-site-association does not list the link for \(appID)"
                     }
                 }
@@ -62,6 +65,9 @@ enum WebLinkDecision: Equatable {
             case let reason?: reasons.append(reason)
             }
         }
+        // A path the site's apple-app-site-association keeps from the app stays the web's: its assetlinks.json, which
+        // admits the whole host, never overrides that.
+        if isExcluded { return .browser(.notVerified(app: app.app, reasons.joined(separator: "; "))) }
         if let package = web.androidPackage {
             switch verdict(
                 of: .android,
