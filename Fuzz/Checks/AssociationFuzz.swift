@@ -2,15 +2,19 @@ import LinkdRouting
 import LinkdWeb
 
 extension FuzzTarget {
-    /// The readers of association files (apple-app-site-association, assetlinks.json) on any bytes: a file is read or
-    /// refused with the JSON path of the part at fault, never a crash; a file read is read the same way twice, and
-    /// decides every link for every app it names — the first rule that matches deciding, so that a link an app's
-    /// file admits is never also one it excludes.
+    /// The readers of association files (apple-app-site-association, assetlinks.json) on any bytes, up to the 128 KiB
+    /// a file may hold: a file is read or refused with the JSON path of the part at fault, never a crash, and within
+    /// the time and memory libFuzzer allows; a file read is read the same way twice, its patterns within the step
+    /// limit, and decides every link for every app it names — the first rule that matches deciding, so that a link
+    /// an app's file admits is never also one it excludes.
     package static let association = FuzzTarget("association") { bytes in
         let contents = Array(bytes)
         do throws(AssociationFileError) {
             let file = try AppSiteAssociation(parsing: contents)
             require((try? AppSiteAssociation(parsing: contents)) == file, "a file reads as another the second time")
+            // What a click may cost is bounded by the file, whatever its substitution variables (libFuzzer's -timeout
+            // and -rss_limit_mb, set by scripts/fuzz, catch a reading or a match that takes more).
+            require(file.steps <= AppSiteAssociation.stepLimit, "a file read whose patterns pass the step limit")
             let apps = Set(file.details.flatMap(\.appIDs)).sorted().prefix(4)
             for app in apps {
                 for link in Self.associationLinks {

@@ -13,7 +13,7 @@ package struct AppSiteAssociation: Sendable, Equatable {
 
     /// One rule: what parts of a link it looks at, and whether a link it matches is kept out of the app.
     package struct Rule: Sendable, Equatable {
-        /// The path's patterns (one per combination of substitution values); `nil`: any path.
+        /// The path's pattern; `nil`: any path.
         var path: [AssociationPattern]?
         /// The query's: the whole of it, or its items by name.
         var query: Query?
@@ -22,6 +22,19 @@ package struct AppSiteAssociation: Sendable, Equatable {
         var excludes = false
         var caseSensitive = true
         var percentEncoded = true
+
+        /// The steps of its patterns (``AssociationPattern/cost``).
+        var cost: Int {
+            let queryCost: Int =
+                switch query {
+                case nil: 0
+                case .whole(let patterns)?: patterns.reduce(0) { $0 + $1.cost }
+                case .items(let items)?: items.reduce(0) { total, item in item.patterns.reduce(total) { $0 + $1.cost } }
+                }
+            return [path, fragment].reduce(queryCost) { total, patterns in
+                (patterns ?? []).reduce(total) { $0 + $1.cost }
+            }
+        }
     }
 
     /// What a rule asks of the query.
@@ -43,31 +56,55 @@ package struct AppSiteAssociation: Sendable, Equatable {
     /// The entries, first first: the first rule that matches a link decides.
     package var details: [Detail]
 
+    /// The steps its patterns take together (at most ``stepLimit``): what a click matches per character of the link
+    /// at worst.
+    package var steps: Int { details.reduce(0) { total, detail in detail.rules.reduce(total) { $0 + $1.cost } } }
+
     /// The most bytes an association file may hold (Apple's limit).
     package static let sizeLimit = 128 * 1_024
+
+    /// The most steps a file's patterns may take together (``AssociationPattern/cost``, a substitution variable
+    /// counted with all its values at each use): what a click matches per character of the link at worst. Twice the
+    /// characters a file may hold, so that a file of plain patterns is never refused, and one that multiplies its
+    /// variables out of proportion is.
+    package static let stepLimit = 2 * sizeLimit
 
     /// Reads the file's `bytes`.
     ///
     /// - Throws: ``AssociationFileError`` naming the part at fault: not JSON, no `applinks.details` array, an entry
-    ///   without its app, a rule whose parts are not strings (or, for `?`, an object of strings).
+    ///   without its app, a rule whose parts are not strings (or, for `?`, an object of strings), patterns that take
+    ///   more than ``stepLimit`` steps together.
     package init(parsing bytes: [UInt8]) throws(AssociationFileError) {
         let root = try AssociationFileError.json(of: bytes, limit: Self.sizeLimit)
         guard let applinks = root["applinks"] else { throw AssociationFileError("$.applinks", "missing") }
         guard applinks.objectMembers != nil else { throw AssociationFileError("$.applinks", "expected an object") }
-        let variables = try Self.variables(applinks["substitutionVariables"], at: "$.applinks.substitutionVariables")
+        let variables = AssociationPattern.steps(
+            of: try Self.variables(applinks["substitutionVariables"], at: "$.applinks.substitutionVariables")
+        )
         let defaults = try Self.defaults(applinks["defaults"], over: Rule(), at: "$.applinks.defaults")
         guard let entries = applinks["details"]?.arrayElements else {
             throw AssociationFileError("$.applinks.details", "expected an array")
         }
+        var steps = 0
         details = try entries.enumerated().map { index, entry throws(AssociationFileError) in
-            try Self.detail(entry, defaults: defaults, variables: variables, at: "$.applinks.details[\(index)]")
+            let path = "$.applinks.details[\(index)]"
+            let detail = try Self.detail(entry, defaults: defaults, variables: variables, at: path)
+            steps += detail.rules.reduce(0) { $0 + $1.cost }
+            guard steps <= Self.stepLimit else {
+                throw AssociationFileError(
+                    path,
+                    "the patterns up to here take \(steps) steps, more than the \(Self.stepLimit) a file may "
+                        + "(a substitution variable counts all its values at each use)"
+                )
+            }
+            return detail
         }
     }
 
     private static func detail(
         _ entry: JSONValue,
         defaults: Rule,
-        variables: [String: [String]],
+        variables: [String: [[AssociationPattern.Token]]],
         at path: String
     ) throws(AssociationFileError) -> Detail {
         guard entry.objectMembers != nil else { throw AssociationFileError(path, "expected an object") }
@@ -107,13 +144,13 @@ package struct AppSiteAssociation: Sendable, Equatable {
     private static func legacy(_ text: String) -> Rule {
         let excludes = text.hasPrefix("NOT ")
         let pattern = excludes ? String(text.dropFirst(4)) : text
-        return Rule(path: AssociationPattern.expanding(pattern, variables: [:]), excludes: excludes)
+        return Rule(path: [AssociationPattern(pattern)], excludes: excludes)
     }
 
     private static func component(
         _ value: JSONValue,
         defaults: Rule,
-        variables: [String: [String]],
+        variables: [String: [[AssociationPattern.Token]]],
         at path: String
     ) throws(AssociationFileError) -> Rule {
         guard value.objectMembers != nil else { throw AssociationFileError(path, "expected an object") }
@@ -122,14 +159,14 @@ package struct AppSiteAssociation: Sendable, Equatable {
         rule.fragment = try Self.patterns(value["#"], variables: variables, at: "\(path).#")
         switch value["?"] {
         case nil: rule.query = nil
-        case .string(let text)?: rule.query = .whole(AssociationPattern.expanding(text, variables: variables))
+        case .string(let text)?: rule.query = .whole([AssociationPattern(text, variables: variables)])
         case .object(let members)?:
             var items: [(name: String, patterns: [AssociationPattern])] = []
             for (name, pattern) in members {
                 guard let text = pattern.stringValue else {
                     throw AssociationFileError("\(path).?.\(name)", "expected a string")
                 }
-                items.append((name, AssociationPattern.expanding(text, variables: variables)))
+                items.append((name, [AssociationPattern(text, variables: variables)]))
             }
             rule.query = .items(items)
         case _?: throw AssociationFileError("\(path).?", "expected a string or an object of strings")
@@ -145,12 +182,12 @@ package struct AppSiteAssociation: Sendable, Equatable {
 
     private static func patterns(
         _ value: JSONValue?,
-        variables: [String: [String]],
+        variables: [String: [[AssociationPattern.Token]]],
         at path: String
     ) throws(AssociationFileError) -> [AssociationPattern]? {
         guard let value else { return nil }
         guard let text = value.stringValue else { throw AssociationFileError(path, "expected a string") }
-        return AssociationPattern.expanding(text, variables: variables)
+        return [AssociationPattern(text, variables: variables)]
     }
 
     /// `caseSensitive` and `percentEncoded` of `value` (a `defaults` object or a component) over `base`.

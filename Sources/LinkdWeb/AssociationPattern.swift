@@ -3,7 +3,9 @@
 /// `$(name)` any one of a substitution variable's values. The whole part must match.
 ///
 /// Matching walks the pattern once, keeping every place in the text it may have reached, so that no pattern costs more
-/// than its length times the text's, whatever its wildcards.
+/// than its steps (``cost``) times the text's length, whatever its wildcards. A substitution variable is one step of
+/// alternatives, its values shared by every pattern that uses it: never multiplied out, so a file's patterns take
+/// memory and time in proportion to the file.
 package struct AssociationPattern: Sendable, Equatable {
     /// One step of a pattern.
     enum Token: Sendable, Equatable {
@@ -17,41 +19,51 @@ package struct AssociationPattern: Sendable, Equatable {
         case oneOf(Set<Unicode.Scalar>)
         /// One of a list of words (`$(region)`).
         case word([[Unicode.Scalar]])
+        /// Any one of a custom variable's values, each a run of steps of its own (`*` and `?` among them).
+        case alternatives([[Token]])
     }
 
-    /// The steps; a custom variable's values are spliced in (see ``expanding(_:variables:)``).
+    /// The steps.
     let tokens: [Token]
 
-    /// The most patterns a text with custom variables expands to; a pattern past it matches nothing.
-    static let expansionLimit = 256
+    /// A file's custom substitution variables as steps: each value's steps, made once and shared by every pattern
+    /// that names the variable.
+    static func steps(of variables: [String: [String]]) -> [String: [[Token]]] {
+        variables.mapValues { values in values.map(plain) }
+    }
 
-    /// The patterns `text` stands for: one, or one per combination of its custom variables' values (each value may
-    /// itself hold `*` and `?`); predefined variables stay single steps. An unknown variable is taken as written.
-    ///
-    /// - Returns: the patterns; empty when their count passes ``expansionLimit``.
-    static func expanding(_ text: String, variables: [String: [String]]) -> [AssociationPattern] {
-        var partial: [[Token]] = [[]]
+    /// The pattern `text` stands for, with `variables` (``steps(of:)``) one step each; predefined variables are single
+    /// steps too. An unknown variable is taken as written.
+    init(_ text: String, variables: [String: [[Token]]] = [:]) {
+        var tokens: [Token] = []
         var scalars = Array(text.unicodeScalars)[...]
         while let first = scalars.first {
             if first == "$", scalars.dropFirst().first == "(", let close = scalars.firstIndex(of: ")") {
                 var name = ""
                 name.unicodeScalars.append(contentsOf: scalars[(scalars.startIndex + 2)..<close])
-                if let predefined = Self.predefined(name) {
-                    partial = partial.map { $0 + [predefined] }
-                    scalars = scalars[(close + 1)...]
-                    continue
-                }
-                if let values = variables[name] {
-                    partial = partial.flatMap { prefix in values.map { prefix + plain($0) } }
-                    guard partial.count <= expansionLimit else { return [] }
+                if let step = Self.predefined(name) ?? variables[name].map(Token.alternatives) {
+                    tokens.append(step)
                     scalars = scalars[(close + 1)...]
                     continue
                 }
             }
-            partial = partial.map { $0 + plain(String(first)) }
+            tokens += Self.plain(String(first))
             scalars = scalars.dropFirst()
         }
-        return partial.map(AssociationPattern.init(tokens:))
+        self.tokens = tokens
+    }
+
+    init(tokens: [Token]) {
+        self.tokens = tokens
+    }
+
+    /// The steps a match of this pattern walks per character of the text: one a step, the steps of every value for a
+    /// custom variable.
+    var cost: Int {
+        tokens.reduce(0) { total, token in
+            guard case .alternatives(let values) = token else { return total + 1 }
+            return total + values.reduce(0) { $0 + max(1, $1.count) }
+        }
     }
 
     /// `text` with its wildcards and no variables.
@@ -92,11 +104,21 @@ package struct AssociationPattern: Sendable, Equatable {
         // reached[j]: the pattern so far can end just before subject[j].
         var reached = [Bool](repeating: false, count: subject.count + 1)
         reached[0] = true
+        return Self.advance(reached, through: steps, in: subject)[subject.count]
+    }
+
+    /// Where `steps` can end in `subject`, starting from the places `reached` marks.
+    private static func advance(
+        _ start: [Bool],
+        through steps: some Collection<Token>,
+        in subject: [Unicode.Scalar]
+    ) -> [Bool] {
+        var reached = start
         for step in steps {
             var next = [Bool](repeating: false, count: subject.count + 1)
             switch step {
             case .run:
-                guard let first = reached.firstIndex(of: true) else { return false }
+                guard let first = reached.firstIndex(of: true) else { return next }
                 for index in first...subject.count { next[index] = true }
             case .any, .scalar, .oneOf:
                 for index in 0..<subject.count where reached[index] && Self.step(step, takes: subject[index]) {
@@ -106,10 +128,17 @@ package struct AssociationPattern: Sendable, Equatable {
                 for index in 0...subject.count where reached[index] {
                     for word in words where subject[index...].starts(with: word) { next[index + word.count] = true }
                 }
+            case .alternatives(let values):
+                for value in values {
+                    for (index, ends) in advance(reached, through: value, in: subject).enumerated() where ends {
+                        next[index] = true
+                    }
+                }
             }
+            guard next.contains(true) else { return next }
             reached = next
         }
-        return reached[subject.count]
+        return reached
     }
 
     private static func step(_ step: Token, takes scalar: Unicode.Scalar) -> Bool {
@@ -117,7 +146,7 @@ package struct AssociationPattern: Sendable, Equatable {
         case .any: true
         case .scalar(let own): own == scalar
         case .oneOf(let set): set.contains(scalar)
-        case .run, .word: false
+        case .run, .word, .alternatives: false
         }
     }
 
@@ -126,6 +155,7 @@ package struct AssociationPattern: Sendable, Equatable {
         case .scalar(let scalar): .scalar(lower(scalar))
         case .oneOf(let set): .oneOf(Set(set.map(lower)))
         case .word(let words): .word(words.map { $0.map(lower) })
+        case .alternatives(let values): .alternatives(values.map { $0.map(lowercased) })
         case .any, .run: token
         }
     }

@@ -131,14 +131,43 @@ import Testing
         #expect(try decision(file, "T.a", "https://x.example/other") == .notListed)
     }
 
-    @Test func variablesThatExpandTooFarMatchNothing() throws {
+    /// A substitution variable is one step of alternatives, never multiplied out: a pattern with many values matches
+    /// as it reads, an exclusion with them still excludes, and only a file whose patterns take more steps together
+    /// than ``AppSiteAssociation/stepLimit`` is refused, naming the entry where they pass it.
+    @Test func variablesAreOneStepAndAFileTooLargeToMatchIsRefused() throws {
         let values = (0..<20).map { "\"v\($0)\"" }.joined(separator: ", ")
         let file = try file(
             #"{"applinks": {"substitutionVariables": {"v": [\#(values)]}, "#
-                + #""details": [{"appID": "T.a", "components": [{"/": "/$(v)/$(v)/*"}, {"/": "/v1/*"}]}]}}"#
+                + #""details": [{"appID": "T.a", "components": [{"/": "/$(v)/$(v)/*"}, {"/": "/v1/*"}]}, "#
+                + #"{"appID": "T.b", "components": [{"/": "/x/$(v)/*", "exclude": true}, {"/": "*"}]}]}}"#
         )
-        #expect(try decision(file, "T.a", "https://x.example/v1/v2/x") == .opens)  // by the second rule
-        #expect(try decision(file, "T.a", "https://x.example/v2/v2/x") == .notListed)  // 400 > 256 expansions
+        #expect(try decision(file, "T.a", "https://x.example/v2/v19/x") == .opens)
+        #expect(try decision(file, "T.a", "https://x.example/v1/v20/x") == .opens)  // by the second rule
+        #expect(try decision(file, "T.a", "https://x.example/v20/v1/x") == .notListed)
+        #expect(try decision(file, "T.b", "https://x.example/x/v3/y") == .excluded)
+        #expect(try decision(file, "T.b", "https://x.example/x/w3/y") == .opens)
+        // The hostile file: 16 values of 500 characters, used twice in each of 50 components.
+        let letters = Array("abcdefghijklmnop")
+        let long = letters.map { "\"" + String(repeating: $0, count: 500) + "\"" }
+        let components = (0..<50).map { #"{"/": "/$(a)$(a)/\#($0)"}"# }.joined(separator: ", ")
+        let hostile =
+            #"{"applinks": {"substitutionVariables": {"a": [\#(long.joined(separator: ", "))]}, "#
+            + #""details": [{"appID": "T.a", "components": [\#(components)]}]}}"#
+        #expect(hostile.utf8.count < AppSiteAssociation.sizeLimit)
+        // A file of plain patterns as large as a file may be is read: 4,000 paths of 30 characters.
+        let paths = (10_000..<14_000).map { #""/section/\#($0)/page/*/item""# }
+        let plain = #"{"applinks": {"details": [{"appID": "T.a", "paths": [\#(paths.joined(separator: ","))]}]}}"#
+        #expect(plain.utf8.count < AppSiteAssociation.sizeLimit)
+        #expect(try AppSiteAssociation(parsing: Array(plain.utf8)).steps > 100_000)
+        #expect(
+            throws: AssociationFileError(
+                "$.applinks.details[0]",
+                "the patterns up to here take 800190 steps, more than the 262144 a file may (a substitution variable "
+                    + "counts all its values at each use)"
+            )
+        ) {
+            try AppSiteAssociation(parsing: Array(hostile.utf8))
+        }
     }
 
     @Test(arguments: [
