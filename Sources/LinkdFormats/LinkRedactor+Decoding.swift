@@ -1,3 +1,5 @@
+import LinkdRouting
+
 extension LinkRedactor {
     /// Percent-decoded text, with where each of its bytes came from.
     struct Decoding {
@@ -18,8 +20,9 @@ extension LinkRedactor {
         while index < source.endIndex {
             decoding.origin.append(index)
             let byte = source[index]
-            if byte == UInt8(ascii: "%"), index + 2 < source.endIndex, let high = hexValue(source[index + 1]),
-                let low = hexValue(source[index + 2])
+            if byte == UInt8(ascii: "%"), index + 2 < source.endIndex,
+                let high = PercentEncoding.hexValue(source[index + 1]),
+                let low = PercentEncoding.hexValue(source[index + 2])
             {
                 decoding.bytes.append(high << 4 | low)
                 hasEscape = true
@@ -73,14 +76,5 @@ extension LinkRedactor {
             }
         }
         return ranges
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -126,7 +126,7 @@ public enum PercentEncoding {
 
     /// The value of an ASCII hex digit, or `nil`.
     @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

@@ -1,3 +1,5 @@
+import LinkdRouting
+
 /// A link's path as its site means it, for matching against an association file's rules: the spellings that name the
 /// same resource on a web server read as one, so that a rule (`"exclude": true` for `/account/*` above all) cannot be
 /// stepped around by writing the path another way.
@@ -15,8 +17,9 @@ enum AssociationPath {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hex(bytes[index + 1]),
-                let low = hex(bytes[index + 2]), isUnreservedOrSlash(high << 4 | low)
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+                let high = PercentEncoding.hexValue(bytes[index + 1]),
+                let low = PercentEncoding.hexValue(bytes[index + 2]), isUnreservedOrSlash(high << 4 | low)
             {
                 decoded.append(high << 4 | low)
                 index += 3
@@ -41,15 +44,6 @@ enum AssociationPath {
         }
         if result.isEmpty || endsInFolder { result.append(UInt8(ascii: "/")) }
         return String(decoding: result, as: UTF8.self)
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func isUnreservedOrSlash(_ byte: UInt8) -> Bool {

@@ -11,24 +11,44 @@ import Testing
         #"{"applinks": {"details": [{"appID": "\#(appID)", "paths": ["/reset"]}]}}"#
     }
 
+    /// An apps.d world whose one app claims `https://HOST/reset` on a real HTTPS server of the tests (the test CA's
+    /// certificate, which the app trusts through its `web.caFile`) that answers `answer`.
+    struct Site {
+        let world: CheckCommandTests.World
+        let server: TestHTTPServer
+        let proxy: TLSProxy
+        /// `127.0.0.1:PORT`.
+        var host: String { "127.0.0.1:\(proxy.port)" }
+
+        /// - Parameter web: the web section's identity keys (`"appleAppId": …`).
+        init(web: String, answer: @escaping @Sendable (ReceivedRequest) -> DoubleResponse) throws {
+            world = try CheckCommandTests.World()
+            let ca = try TestCA.make()
+            server = try TestHTTPServer(handler: answer)
+            proxy = try TLSProxy(forwardingTo: server.port, certificate: ca.serverCertificate, key: ca.serverKey)
+            try world.write(
+                "web.json",
+                """
+                {"app": "com.example.Web",
+                 "web": {\(web), "caFile": "\(ca.certificate)"},
+                 "links": [{"match": "https://127.0.0.1:\(proxy.port)/reset", "action": "forward"}]}
+                """
+            )
+        }
+
+        /// `linkd check --config` on the world's apps.d (with `environment`).
+        func check(environment: [String: String] = [:]) throws -> LinkdProcess.Output {
+            try world.check(["--config", world.appsD], environment: environment)
+        }
+    }
+
     /// An apps.d with one app whose web section names `web`, its link on the TLS proxy's host, checked.
     private func check(web: String, listing appID: String) throws -> (LinkdProcess.Output, String) {
-        let world = try CheckCommandTests.World()
-        let ca = try TestCA.make()
-        let server = try TestHTTPServer { request in
+        let site = try Site(web: web) { request in
             request.path == "/.well-known/apple-app-site-association"
                 ? DoubleResponse(status: 200, body: Data(Self.aasa(appID).utf8)) : DoubleResponse(status: 404)
         }
-        let proxy = try TLSProxy(forwardingTo: server.port, certificate: ca.serverCertificate, key: ca.serverKey)
-        try world.write(
-            "web.json",
-            """
-            {"app": "com.example.Web",
-             "web": {\(web), "caFile": "\(ca.certificate)"},
-             "links": [{"match": "https://127.0.0.1:\(proxy.port)/reset", "action": "forward"}]}
-            """
-        )
-        return (try world.check(["--config", world.appsD]), "https://127.0.0.1:\(proxy.port)/.well-known/")
+        return (try site.check(), "https://\(site.host)/.well-known/")
     }
 
     @Test func aHostThatListsTheAppIsOk() throws {
@@ -63,27 +83,14 @@ import Testing
     /// A file that could not be fetched again is used for a week, with a warning; one the site withdrew (a 4xx) is a
     /// problem at once.
     @Test func aStaleFileIsAWarningAndAWithdrawnOneAProblem() throws {
-        let world = try CheckCommandTests.World()
-        let ca = try TestCA.make()
         let answer = Lock(200)
-        let server = try TestHTTPServer { _ in
+        let site = try Site(web: #""appleAppId": "\#(Self.appID)""#) { _ in
             let status = answer.withLock { $0 }
             return DoubleResponse(status: status, body: status == 200 ? Data(Self.aasa(Self.appID).utf8) : Data())
         }
-        let proxy = try TLSProxy(forwardingTo: server.port, certificate: ca.serverCertificate, key: ca.serverKey)
-        try world.write(
-            "web.json",
-            """
-            {"app": "com.example.Web",
-             "web": {"appleAppId": "\(Self.appID)", "caFile": "\(ca.certificate)"},
-             "links": [{"match": "https://127.0.0.1:\(proxy.port)/reset", "action": "forward"}]}
-            """
-        )
-        #expect(
-            try world.check(["--config", world.appsD]) == .init(stdout: "ok: 1 app, 1 link\n", stderr: "", status: 0)
-        )
-        // Two days later the site is down.
-        // The app's own caFile: its files are kept apart from the host's, in `HOST+KEY`.
+        let (world, proxy) = (site.world, site.proxy)
+        #expect(try site.check() == .init(stdout: "ok: 1 app, 1 link\n", stderr: "", status: 0))
+        // Two days later the site is down. (The app's own caFile keeps its files apart, in `HOST+KEY`.)
         let associations = world.home + "/.cache/linkd/associations"
         let folders = try FileManager.default.contentsOfDirectory(atPath: associations)
         #expect(folders.count == 1 && folders[0].hasPrefix("127.0.0.1:\(proxy.port)+"), "\(folders)")
@@ -91,7 +98,7 @@ import Testing
         let twoDaysAgo = Double(time(nil)) - 2 * 86_400
         try Data("fetched=\(twoDaysAgo)\nattempted=\(twoDaysAgo)\n".utf8).write(to: URL(fileURLWithPath: state))
         answer.withLock { $0 = 503 }
-        let stale = try world.check(["--config", world.appsD])
+        let stale = try site.check()
         let address = "https://127.0.0.1:\(proxy.port)/.well-known/apple-app-site-association"
         #expect(stale.status == 0, "\(stale)")
         #expect(
@@ -106,7 +113,7 @@ import Testing
         try Data("fetched=\(twoDaysAgo)\nattempted=\(anHourAgo)\nfailure=HTTP 503\n".utf8)
             .write(to: URL(fileURLWithPath: state))
         answer.withLock { $0 = 404 }
-        let withdrawn = try world.check(["--config", world.appsD])
+        let withdrawn = try site.check()
         #expect(withdrawn.status == 65, "\(withdrawn)")
         #expect(withdrawn.stdout.hasSuffix(": $.web.appleAppId: \(address) cannot be had: HTTP 404\n"), "\(withdrawn)")
     }

@@ -7,23 +7,12 @@ import Testing
 @Suite(.ownThread, .disabled(if: Sanitizer.isActive, Sanitizer.reason)) struct KeyLogTests {
     @Test(arguments: ["SSLKEYLOGFILE", "GNUTLS_KEYLOGFILE"])
     func aCommandThatTalksToAServerWritesNoKeyLog(_ variable: String) throws {
-        let world = try CheckCommandTests.World()
-        let ca = try TestCA.make()
-        let server = try TestHTTPServer { _ in
+        let site = try CheckWebTests.Site(web: #""appleAppId": "ABCDE12345.com.example.web""#) { _ in
             DoubleResponse(status: 200, body: Data(CheckWebTests.aasa("ABCDE12345.com.example.web").utf8))
         }
-        let proxy = try TLSProxy(forwardingTo: server.port, certificate: ca.serverCertificate, key: ca.serverKey)
-        try world.write(
-            "web.json",
-            """
-            {"app": "com.example.Web",
-             "web": {"appleAppId": "ABCDE12345.com.example.web", "caFile": "\(ca.certificate)"},
-             "links": [{"match": "https://127.0.0.1:\(proxy.port)/reset", "action": "forward"}]}
-            """
-        )
         let keyLog = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: keyLog) }
-        let output = try world.check(["--config", world.appsD], environment: [variable: keyLog])
+        let output = try site.check(environment: [variable: keyLog])
         #expect(output.stdout == "ok: 1 app, 1 link\n", "\(output)")  // it did talk TLS to the server
         #expect(!FileManager.default.fileExists(atPath: keyLog), "\(variable) was honoured")
     }

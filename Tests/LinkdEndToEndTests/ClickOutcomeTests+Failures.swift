@@ -26,25 +26,14 @@ extension ClickOutcomeTests {
         let daemon = try world.startDaemon()
         defer { kill(daemon.pid, SIGKILL) }
         let path = world.root.path + "/frozen-bus"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(bound == 0 && listen(listener, 16) == 0)
+        let listener = try SilentListener(at: path)
+        defer { withExtendedLifetime(listener) {} }  // it listens until the test ends
         let errors = world.root.appendingPathComponent("open.err").path
         let clock = ContinuousClock()
         let start = clock.now
         let open = try world.start(
             ["open", Self.expired],
-            extra: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + path],
+            extra: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + listener.path],
             stderrPath: errors
         )
         // Its exit is an event of its pidfd; give it 1 s for the bus and 1.5 s for a loaded machine.

@@ -16,8 +16,8 @@ import Testing
             withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
         )
-        let listener = try #require(Self.listen(at: world.socketPath))
-        defer { close(listener) }
+        let listener = try SilentListener(at: world.socketPath)
+        defer { withExtendedLifetime(listener) {} }  // it listens until the test ends
         let bus = try PrivateSessionBus(activatable: false)
         let server = try bus.startNotificationServer()
         defer {
@@ -32,7 +32,7 @@ import Testing
         )
         let elapsed = ContinuousClock.now - started
         let cause =
-            "the process (pid \(getpid())) listening on '\(world.socketPath)' did not read the link within 15 s; "
+            "the process (pid \(getpid())) listening on '\(listener.path)' did not read the link within 15 s; "
             + "nothing was opened: open the link again"
         #expect(output == .init(stdout: "", stderr: "Error: link 1: \(cause)\nError: link 2: \(cause)\n", status: 75))
         #expect(elapsed >= .seconds(15))
@@ -67,22 +67,5 @@ import Testing
         #expect(try manager.systemctl(["reset-failed", "linkd.service"]).status == 0)
         let again = try manager.run(["open", "myapp://nosuch/1"])
         #expect(again.status == 1, "\(again)")  // the daemon answered: no app claims it
-    }
-
-    /// A stream socket bound at `path` and listening, never accepted from.
-    private static func listen(at path: String) -> Int32? {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard descriptor >= 0, bound == 0, Glibc.listen(descriptor, 16) == 0 else { return nil }
-        return descriptor
     }
 }

@@ -44,10 +44,11 @@ import Testing
         #expect(status.stdout.contains(line), "\(status.stdout)")
     }
 
-    @Test func aBrowserThatHandsTheLinkBackIsStartedTwiceAndTheThirdArrivalStops() throws {
+    /// A world whose browser hands every link to "the default browser" (linkd) and appends linkd's exit status to
+    /// the returned log.
+    private static func bouncingWorld() throws -> (WebClickWorld, log: String) {
         let web = try WebClickTests.world()
         let log = web.world.root.appendingPathComponent("bounces.log").path
-        // A browser that hands every link to "the default browser" (linkd) and records linkd's exit status.
         try web.writeBrowser(
             "bouncer.desktop",
             program: WebClickWorld.recording(to: web.browserLog.path)
@@ -55,6 +56,11 @@ import Testing
         )
         let list = "[Default Applications]\nx-scheme-handler/https=bouncer.desktop\n"
         try Data(list.utf8).write(to: web.world.config.appendingPathComponent("mimeapps.list"))
+        return (web, log)
+    }
+
+    @Test func aBrowserThatHandsTheLinkBackIsStartedTwiceAndTheThirdArrivalStops() throws {
+        let (web, log) = try Self.bouncingWorld()
         #expect(try web.linkd(["register", "--web"]).stdout.hasPrefix("registered: web links (others open in bouncer"))
         let link = "https://bouncing.example/watch?v=1"
         #expect(try web.click(link) == 0)
@@ -97,15 +103,7 @@ import Testing
     /// Without a runtime folder the loop rule keeps its record in the cache's private folder, and still stops a
     /// browser that hands the link back.
     @Test func aBrowserThatHandsTheLinkBackIsStoppedWithNoRuntimeFolder() throws {
-        let web = try WebClickTests.world()
-        let log = web.world.root.appendingPathComponent("bounces.log").path
-        try web.writeBrowser(
-            "bouncer.desktop",
-            program: WebClickWorld.recording(to: web.browserLog.path)
-                + "\n\(LinkdProcess.executable.path) open --web \"$2\"; echo \"exit $?\" >> \(log)"
-        )
-        let list = "[Default Applications]\nx-scheme-handler/https=bouncer.desktop\n"
-        try Data(list.utf8).write(to: web.world.config.appendingPathComponent("mimeapps.list"))
+        let (web, log) = try Self.bouncingWorld()
         #expect(try web.linkd(["register", "--web"]).status == 0)
         var environment = web.environment
         environment.removeValue(forKey: "XDG_RUNTIME_DIR")
@@ -200,14 +198,20 @@ import Testing
         #expect(!reset.leakSurfaces().contains(token.token))
     }
 
-    @Test func theSupabaseVerifyLinkIsTakenStraightFromAClick() throws {
-        let ca = try TestCA.make()
-        let reset = try ResetWorld(tls: (ca, true))
+    /// A reset world behind TLS, registered for web links: its clicks, its GoTrue double's TLS address and a recovery
+    /// token hash of ada@example.com's.
+    private static func verifyWorld() throws -> (ResetWorld, WebClickWorld, baseURL: String, hash: String) {
+        let reset = try ResetWorld(tls: (try TestCA.make(), true))
         let web = try WebClickWorld(world: reset.world) { _ in DoubleResponse(status: 404) }
         #expect(try web.linkd(["register", "--web"]).status == 0)
         let proxy = try #require(reset.proxy)
         let hash = try #require(reset.gotrue.recoveryTokenHash(for: "ada@example.com"))
-        let link = "\(proxy.baseURL)/auth/v1/verify?token=\(hash)&type=recovery&redirect_to=resetapp://reset"
+        return (reset, web, proxy.baseURL, hash)
+    }
+
+    @Test func theSupabaseVerifyLinkIsTakenStraightFromAClick() throws {
+        let (reset, web, baseURL, hash) = try Self.verifyWorld()
+        let link = "\(baseURL)/auth/v1/verify?token=\(hash)&type=recovery&redirect_to=resetapp://reset"
         let askpass = try reset.recordingAskpass("asked", then: "echo New-pass-9e2b")
         #expect(try web.click(link, extra: ["LINKD_ASKPASS": askpass.program.path]) == 0)
         #expect(web.world.waitUntil(.seconds(20)) { reset.gotrue.password(of: "ada@example.com") == "New-pass-9e2b" })
@@ -218,15 +222,10 @@ import Testing
     /// `redirect_to` of the website: it is the browser's, byte for byte, and no request spends it on the way.
     @Test(arguments: ["https://notes.example.com/welcome", "", "com.example.other://reset"])
     func aVerifyLinkForTheWebsiteGoesToTheBrowserUnspent(_ redirect: String) throws {
-        let ca = try TestCA.make()
-        let reset = try ResetWorld(tls: (ca, true))
-        let web = try WebClickWorld(world: reset.world) { _ in DoubleResponse(status: 404) }
-        #expect(try web.linkd(["register", "--web"]).status == 0)
-        let proxy = try #require(reset.proxy)
-        let hash = try #require(reset.gotrue.recoveryTokenHash(for: "ada@example.com"))
+        let (reset, web, baseURL, hash) = try Self.verifyWorld()
         let encoded = redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? redirect
         let link =
-            "\(proxy.baseURL)/auth/v1/verify?token=\(hash)&type=recovery"
+            "\(baseURL)/auth/v1/verify?token=\(hash)&type=recovery"
             + (redirect.isEmpty ? "" : "&redirect_to=\(encoded)")
         let before = reset.gotrue.requests.count
         let password = reset.gotrue.password(of: "ada@example.com")
