@@ -17,8 +17,11 @@ struct DaemonClient {
     /// The peer's pid, as `SO_PEERCRED` gave it when the connection was made.
     private var peerPID: Int32 = 0
     /// When the connection's first request went out, and how much of what was sent its peer had not read after the
-    /// latest send; nil once the peer has read or answered (the first-read bound is then over).
+    /// latest send; nil before the first request, and once the peer has read or answered.
     private var unreadSince: (sent: ContinuousClock.Instant, unread: Int)?
+    /// Whether the peer has read or answered anything on this connection: a daemon serves it, and the first-read
+    /// bound is over for good (a daemon busy with one link's reset may leave the next ones unread a while).
+    private var isServed = false
 
     init(paths: DaemonPaths) {
         self.paths = paths
@@ -96,6 +99,7 @@ struct DaemonClient {
         connection = (socket, LineReader(socket, limit: WireProtocol.maximumLine))
         peerPID = peer.pid
         unreadSince = nil
+        isServed = false
     }
 
     /// Sends one request without waiting for its response: the daemon answers a connection's requests in order.
@@ -104,9 +108,8 @@ struct DaemonClient {
     /// still waiting to be read, so a failed write is not the end; ``receive(answer:)`` tells.
     mutating func send(_ request: WireProtocol.Request) async {
         guard let socket = connection?.socket else { return }
-        let isFirst = unreadSince == nil
         try? await socket.write(Array((request.line + "\n").utf8), deadline: .now + Self.answerTimeout)
-        if isFirst || unreadSince != nil {
+        if !isServed {
             unreadSince = (unreadSince?.sent ?? .now, UnixSocket.unreadByPeer(socket.descriptor) ?? 0)
         }
     }
@@ -155,6 +158,7 @@ struct DaemonClient {
                 }
                 read = next
                 unreadSince = nil
+                isServed = true
             } catch ReactorError.timedOut {
                 guard let unread = unreadSince, ContinuousClock.now >= unread.sent + Self.firstReadBound else {
                     return .timedOut
@@ -162,6 +166,7 @@ struct DaemonClient {
                 let left = UnixSocket.unreadByPeer(socket.descriptor) ?? 0
                 guard left > 0 && left >= unread.unread else {
                     unreadSince = nil  // read: the daemon has the link, and its own times apply
+                    isServed = true
                     continue
                 }
                 return .unread(unreadFailure)

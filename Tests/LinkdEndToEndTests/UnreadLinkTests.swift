@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinkdSystem
 import LinkdTestSupport
 import Testing
 
@@ -39,6 +40,60 @@ import Testing
         if TimeBounds.hold { #expect(elapsed < .seconds(25)) }
         let shown = cause.replacingOccurrences(of: "'", with: "&#39;")
         #expect(bus.notificationLines() == ["linkd\tThe link was not opened: \(shown)."])
+    }
+
+    /// Once a daemon has answered on the connection, it serves it: a later link it leaves unread a while (busy with
+    /// another link's reset) is waited for with the daemon's own times, not given up on after 15 s.
+    @Test func aDaemonThatAnsweredIsWaitedForThoughItReadsTheNextLinkLate() throws {
+        let world = try DaemonHarness()
+        try FileManager.default.createDirectory(
+            atPath: world.runtime.path + "/linkd",
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        // A daemon that answers the first link at once, and reads the next one 18 s after it.
+        let answer = #"{"ok": true, "route": "myapp://note/{id}", "app": "com.example.Notes", "state": "delivered"}"#
+        let daemon = try world.script(
+            "slow-daemon.py",
+            """
+            import socket, sys, time
+            server = socket.socket(socket.AF_UNIX)
+            server.bind(sys.argv[1])
+            server.listen(4)
+            print("listening", flush=True)
+            connection, _ = server.accept()
+            reader = connection.makefile("rb")
+            reader.readline()
+            connection.sendall(b'\(answer)\\n')
+            time.sleep(18)
+            reader.readline()
+            connection.sendall(b'\(answer)\\n')
+            time.sleep(5)
+
+            """
+        )
+        var fake = Subprocess(["/usr/bin/python3", daemon.path, world.socketPath], environment: world.environment)
+        fake.output = .pipe
+        fake.diesWithParent = true
+        let listening = try SpawnedProcess(fake)
+        defer {
+            listening.terminate()
+            listening.waitUntilExit()
+        }
+        #expect(try listening.readOutputLine(for: "the slow daemon", timeout: .seconds(10)) == "listening")
+        // The second link comes on standard input after the first one's answer, so it is sent after it.
+        let opening = try SpawnedProcess(
+            "/bin/sh",
+            ["-c", "(echo myapp://note/1; sleep 0.5; echo myapp://note/2) | \(LinkdProcess.executable.path) open -"],
+            environment: world.environment,
+            stdoutPath: world.root.path + "/open.out",
+            stderrPath: world.root.path + "/open.err"
+        )
+        opening.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: world.root.path + "/open.err", encoding: .utf8)) ?? ""
+        #expect(opening.terminationStatus == 0, "\(stderr)")
+        let stdout = (try? String(contentsOfFile: world.root.path + "/open.out", encoding: .utf8)) ?? ""
+        #expect(stdout == String(repeating: "delivered: myapp://note/{id} → com.example.Notes\n", count: 2))
     }
 
     @Test(.enabled(if: SystemdUserManager.isAvailable, "needs root, unshare and systemd"))

@@ -81,7 +81,7 @@ extension OpenCommand {
         // A wrapper is opened only to an https link, which must then be an app's as any web link: one that wraps a
         // custom scheme (a forged `google.com/url?q=myapp://…`, an app's program run with no question, disguised as
         // google.com) goes to the browser as clicked, which asks before it opens an app.
-        if let inner, !inner.isSpecial || inner.scheme != "https" { return .browser(text, recordsPass: true) }
+        if let inner, inner.scheme != "https" { return .browser(text, recordsPass: true) }
         let apps = context.loadApps()
         let target = inner ?? link
         let toApp = WebStep.app(inner?.href ?? text, clicked: text)
