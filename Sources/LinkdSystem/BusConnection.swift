@@ -82,8 +82,11 @@ package final class BusConnection: Sendable {
         }
         var error = sd_bus_error()
         var reply: OpaquePointer?
+        // A time already up is the least there is: never a negative number that UInt64 would trap on, and never 0,
+        // which sd_bus_call(3) takes for its own default of 25 s.
+        let left = max(timeout, .microseconds(1))
         let microseconds =
-            UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000)
+            UInt64(left.components.seconds) * 1_000_000 + UInt64(left.components.attoseconds / 1_000_000_000_000)
         result = sd.bus_call(bus, message, microseconds, &error, &reply)
         defer {
             sd.bus_error_free(&error)

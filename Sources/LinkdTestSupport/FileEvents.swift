@@ -35,7 +35,10 @@ package final class FileEvents: Sendable {
             let checked = ContinuousClock.now
             guard waitForChange(until: deadline) else { return condition() }
             let calm = checked + Self.burst
-            if calm > .now, calm < deadline { usleep(UInt32((calm - .now).components.attoseconds / 1_000_000_000_000)) }
+            // The clock read once: read twice, a thread paused between the reads saw a pause that had turned
+            // negative, and UInt32 of it trapped the test process.
+            let pause = calm - .now
+            if pause > .zero, calm < deadline { usleep(UInt32(pause.components.attoseconds / 1_000_000_000_000)) }
         }
         return true
     }
