@@ -120,7 +120,9 @@ import Testing
         // linkd open waits at most 1 s for the server; the other 0.5 s leaves room for the tests running beside this
         // one on a 2-core machine, where the same run's time varies by that much.
         let delay = served.map(\.elapsed).min()! - alone.map(\.elapsed).min()!
-        #expect(delay < .milliseconds(1500), "alone: \(alone.map(\.elapsed)), served: \(served.map(\.elapsed))")
+        if TimeBounds.hold {
+            #expect(delay < .milliseconds(1500), "alone: \(alone.map(\.elapsed)), served: \(served.map(\.elapsed))")
+        }
     }
 
     static let outcomes: [(link: String, expected: LinkdProcess.Output)] = [
