@@ -243,8 +243,8 @@ import Testing
         )
         #expect(world.storedSecrets.count == 1, "a cancel of another sign-in leaves linkd's open")
         let state = AppleSignInRequest.state(for: secret)
-        let started = ContinuousClock.now
         let cancelled = try world.world.run(["open", "signinapp://apple#error=user_cancelled_authorize&state=\(state)"])
+        let started = ContinuousClock.now  // the cancel answered: the daemon has told the waiting login
         #expect(cancelled.status == 65, "\(cancelled)")
         #expect(cancelled.stderr.hasSuffix("[signin_cancelled]\n"))
         let outcome = login.outcome(within: .seconds(5))
