@@ -13,7 +13,7 @@ extension FuzzTarget {
             let file = try AppSiteAssociation(parsing: contents)
             require((try? AppSiteAssociation(parsing: contents)) == file, "a file reads as another the second time")
             // What a click may cost is bounded by the file, whatever its substitution variables (libFuzzer's -timeout
-            // and -rss_limit_mb, set by scripts/fuzz, catch a reading or a match that takes more).
+            // and -rss_limit_mb, set by scripts/fuzz, catch a reading or a match that takes more time or memory).
             require(file.steps <= AppSiteAssociation.stepLimit, "a file read whose patterns pass the step limit")
             let apps = Set(file.details.flatMap(\.appIDs)).sorted().prefix(4)
             for app in apps {
