@@ -35,8 +35,8 @@ package final class FileEvents: Sendable {
             let checked = ContinuousClock.now
             guard waitForChange(until: deadline) else { return condition() }
             let calm = checked + Self.burst
-            // The clock read once: read twice, a thread paused between the reads saw a pause that had turned
-            // negative, and UInt32 of it trapped the test process.
+            // The clock is read once: a thread paused between two reads could find the pause negative, which
+            // UInt32 traps on.
             let pause = calm - .now
             if pause > .zero, calm < deadline { usleep(UInt32(pause.components.attoseconds / 1_000_000_000_000)) }
         }

@@ -10,13 +10,19 @@ import Testing
 @Suite(.ownThread) struct UnreadLinkTests {
     static let link = "myapp://note/1"
 
-    @Test func aListenerThatNeverReadsEndsTheClickAfterFifteenSecondsWithANotification() throws {
+    /// A daemon world whose socket's folder is made (0700, as linkd.socket makes it), with nothing listening yet.
+    static func world() throws -> DaemonHarness {
         let world = try DaemonHarness()
         try FileManager.default.createDirectory(
             atPath: world.runtime.path + "/linkd",
             withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
         )
+        return world
+    }
+
+    @Test func aListenerThatNeverReadsEndsTheClickAfterFifteenSecondsWithANotification() throws {
+        let world = try Self.world()
         let listener = try SilentListener(at: world.socketPath)
         defer { withExtendedLifetime(listener) {} }  // it listens until the test ends
         let bus = try PrivateSessionBus(activatable: false)
@@ -45,12 +51,7 @@ import Testing
     /// Once a daemon has answered on the connection, it serves it: a later link it leaves unread a while (busy with
     /// another link's reset) is waited for with the daemon's own times, not given up on after 15 s.
     @Test func aDaemonThatAnsweredIsWaitedForThoughItReadsTheNextLinkLate() throws {
-        let world = try DaemonHarness()
-        try FileManager.default.createDirectory(
-            atPath: world.runtime.path + "/linkd",
-            withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700]
-        )
+        let world = try Self.world()
         // A daemon that answers the first link at once, and reads the next one 18 s after it.
         let answer = #"{"ok": true, "route": "myapp://note/{id}", "app": "com.example.Notes", "state": "delivered"}"#
         let daemon = try world.script(
