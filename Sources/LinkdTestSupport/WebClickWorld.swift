@@ -37,9 +37,10 @@ package final class WebClickWorld: Sendable {
         try Data(list.utf8).write(to: self.world.config.appendingPathComponent("mimeapps.list"))
     }
 
-    /// Shell that appends its arguments to `log` as one line, `|` after each.
+    /// Shell that appends its arguments to `log` as one line, `|` after each, in one write (browsers the daemon starts
+    /// for quick clicks run at once, and two writes each would interleave their lines).
     package static func recording(to log: String) -> String {
-        "printf '%s|' \"$@\" >> \(log); echo >> \(log)"
+        "line=$(printf '%s|' \"$@\"); printf '%s\\n' \"$line\" >> \(log)"
     }
 
     /// The desktop session's environment: the world's folders, no display and no session bus, and the world's own
