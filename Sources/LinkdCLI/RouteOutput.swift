@@ -78,7 +78,9 @@ struct RouteOutput {
         switch auth {
         case .supabaseRecovery, .supabaseSession: "the session layer renews it with the link's refresh token"
         case .appleCallback: "an id token is not renewed: the backend refuses it, and the sign-in has to start again"
-        default: "linkd does not renew it"
+        case .firebaseAction, .supabaseError, .oauthError, .oauthCallback, .supabasePKCE, .supabaseOTP,
+            .appServicesConfirm, .appServicesReset:
+            "linkd does not renew it"
         }
     }
 

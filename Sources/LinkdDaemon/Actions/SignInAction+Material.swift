@@ -55,7 +55,8 @@ extension SignInAction {
             material = .tokenHash(otp.tokenHash, type: otp.type)
         case .supabaseSession(let session):
             material = .session(accessToken: session.accessToken, refreshToken: session.refreshToken)
-        default:
+        case .supabaseOTP, .firebaseAction, .supabaseError, .oauthError, .supabaseRecovery, .oauthCallback,
+            .appServicesConfirm, .appServicesReset, nil:
             return .failure(
                 WireProtocol.Failure(
                     kind: .invalid,

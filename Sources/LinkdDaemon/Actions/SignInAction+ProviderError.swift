@@ -34,7 +34,8 @@ extension SignInAction {
             description = error.errorDescription
             let secret = appleStore?.verifier(for: link.appName, now: now)
             spent = secret.flatMap { error.state == AppleSignInRequest.state(for: $0.value.revealed()) ? $0 : nil }
-        default:
+        case .firebaseAction, .appleCallback, .supabaseRecovery, .supabaseSession, .oauthCallback, .supabasePKCE,
+            .supabaseOTP, .appServicesConfirm, .appServicesReset, nil:
             return nil
         }
         let failure = Self.providerFailure(app: link.appName, code: code, description: description)

@@ -67,7 +67,8 @@ package struct SupabaseBackend: AuthBackend {
                 )
             }
             return .success(.pkce(code: pkce.code, verifier: verifier))
-        default:
+        case .supabaseOTP?, .firebaseAction?, .supabaseError?, .oauthError?, .appleCallback?, .supabaseSession?,
+            .oauthCallback?, .appServicesConfirm?, .appServicesReset?, nil:
             return .failure(.notAReset(route, routeID: routeID))
         }
     }

@@ -12,7 +12,9 @@ enum LinkExpiry {
         switch route.auth {
         case .supabaseError(let error): code = error.errorCode ?? error.error
         case .oauthError(let error): code = error.error
-        default: return nil
+        case .firebaseAction, .appleCallback, .supabaseRecovery, .supabaseSession, .oauthCallback, .supabasePKCE,
+            .supabaseOTP, .appServicesConfirm, .appServicesReset, nil:
+            return nil
         }
         // The code is the link's own text: shown only when it is a plain word.
         let isWord = code.map {
