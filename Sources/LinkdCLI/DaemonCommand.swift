@@ -38,6 +38,6 @@ struct DaemonCommand: Command {
     }
 
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
-        ExitCode(rawValue: await Daemon(options: daemonOptions).run()) ?? .unavailable
+        await Daemon(options: daemonOptions).run()
     }
 }

@@ -3,6 +3,7 @@ import LinkdConfig
 import LinkdFormats
 import LinkdSession
 import LinkdSystem
+package import LinkdWire
 
 /// `linkd daemon`: serves linkd's socket until it has been idle for `idleExit`, or a signal stops it.
 package struct Daemon: Sendable {
@@ -17,9 +18,11 @@ package struct Daemon: Sendable {
 
     /// Runs until idle exit or a signal, then stops in two phases (``Shutdown``).
     ///
-    /// - Returns: the process exit status: 0, 69 when the daemon cannot listen, 75 when another daemon of this user
-    ///   already listens (one of several started together wins; the others say so and exit).
-    package func run() async -> Int32 {
+    /// - Returns: ``ExitCode/success``; ``ExitCode/unavailable`` when the daemon cannot listen,
+    ///   ``ExitCode/permission`` when the runtime folder is not this user's alone, ``ExitCode/temporaryFailure`` when
+    ///   another daemon of this user already listens (one of several started together wins; the others say so and
+    ///   exit).
+    package func run() async -> ExitCode {
         ProcessHardening.ignoreBrokenPipes()  // a client or program that goes away is an EPIPE, not the daemon's death
         // Whoever started it (systemd, or the first `linkd open`), the daemon keeps only the documented environment.
         ProcessHardening.replaceEnvironment(with: DaemonEnvironment.filtered(ProcessInfo.processInfo.environment))
@@ -27,107 +30,73 @@ package struct Daemon: Sendable {
         let notifier = Notifier()
         let paths: DaemonPaths
         let listener: Listener
-        do {
-            paths = try DaemonPaths.resolve(socket: options.socket)
-            // The rule linkd open applies before it sends a byte: the runtime folder is this user's alone.
-            let runtime = paths.userRuntimeDirectory
-            if let problem = FileSystem.privacyProblem(ofFolder: runtime, owner: CurrentUser.id) {
-                log.error("cannot listen: \(problem); linkd listens only in a private runtime folder")
-                try? notifier.notifyStopping()
-                return 77
-            }
-            try FileSystem.makePrivateDirectory(paths.runtimeDirectory)
-            let passed = try ListenedSockets.take()
-            if let first = passed.first {
-                listener = try Listener.adopt(first)
-            } else {
-                listener = try Listener.bind(path: paths.socket, lockPath: paths.lock)
-            }
-        } catch Listener.Failure.anotherDaemonIsRunning {
-            log.notice("another linkd daemon is already running for this user; this one exits")
-            return 75
-        } catch {
-            log.error("cannot listen: \(error)")
-            try? notifier.notifyStopping()
-            return 69
+        switch Self.listen(options: options, log: log, notifier: notifier) {
+        case .listening(let socketPaths, let socket): (paths, listener) = (socketPaths, socket)
+        case .exit(let code): return code
         }
         let loader = ConfigLoader.installed(actions: .linkd)
         // Watched before the first read, so that no edit falls between the two.
         let watch = try? FolderWatch(loader.directories.map(\.path))
         let loaded = loader.load()
         for error in loaded.errors { log.warning("config: \(error)") }
-        let activity = Activity()
-        let shutdown = Shutdown()
-        let supervisor = ProgramSupervisor(limits: options.limits)
-        let spool = Spool(directory: paths.spool)
-        if let problem = spool.problem { log.error("the spool cannot be written, links are refused: \(problem)") }
-        let subscriberKeys = SubscriberKeys(directory: paths.runtimeDirectory + "/keys")
-        for problem in subscriberKeys.prepare(for: loaded.apps) { log.warning(problem) }
-        let associations = AssociationRefresh(
-            cache: AssociationCache(folder: XDGDirectories().cacheHome + "/linkd/associations"),
-            log: log
-        )
-        associations.refresh(loaded.apps)
-        let service = LinkService(
-            resolver: LinkResolver(apps: loaded.apps, fallbackToBuiltIns: false),
-            spool: spool,
-            log: log,
-            activity: activity,
-            shutdown: shutdown,
-            subscriberKeys: subscriberKeys,
-            supervisor: supervisor,
-            execTimeLimit: options.execTimeLimit,
-            forwardTTL: options.forwardTTL,
-            forwardQueueLimit: options.limits.queuedForwardLinks,
-            pkceStore: PKCEStore(stateFolder: XDGDirectories().linkdState),
-            signInStore: PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .signIn),
-            appleStore: PKCEStore(stateFolder: XDGDirectories().linkdState, purpose: .appleSignIn),
-            associations: associations
-        )
-        let signals = SignalWatch()
-        let stops = signals.stops
-        let reloads = signals.reloads
+        let parts = Parts(options: options, paths: paths, apps: loaded.apps, log: log)
         let server = Server(
             listener: listener,
-            service: service,
-            activity: activity,
-            shutdown: shutdown,
+            service: parts.service,
+            activity: parts.activity,
+            shutdown: parts.shutdown,
             log: log,
             clients: ClientCount(limit: options.limits.clients)
         )
+        let signals = SignalWatch()
         await withDiscardingTaskGroup { group in
-            group.addTask { await supervisor.run(context: service.context) }
-            group.addTask { await service.forward.run(context: service.context) }
-            group.addTask { await associations.run() }
-            group.addTask {
-                for await _ in stops { shutdown.signalled() }
-            }
-            group.addTask {
-                for await _ in reloads {
-                    log.info("SIGHUP: reading the configuration again")
-                    await service.reload(loader)
-                }
-            }
-            if let watch {
-                group.addTask {
-                    while (try? await watch.nextChange()) != nil {
-                        log.info("the configuration changed: reading it again")
-                        await service.reload(loader)
-                    }
-                }
-            }
-            let left = await service.leftInSpool()
-            group.addTask { await service.replay(left) }
+            parts.start(in: &group, signals: signals, watch: watch, loader: loader)
+            let left = await parts.service.leftInSpool()
+            group.addTask { await parts.service.replay(left) }
             try? notifier.notifyReady(status: "waiting for links (\(loaded.apps.count) apps)")
             log.info(
                 "listening on \(listener.ownedPath ?? "the socket passed by systemd") with \(loaded.apps.count) apps"
             )
             group.addTask { await server.run() }
-            await stop(when: firstOf(activity, shutdown), server, service, notifier, log)
+            await stop(when: firstOf(parts.activity, parts.shutdown), server, parts.service, notifier, log)
             group.cancelAll()
         }
         withExtendedLifetime(signals) { listener.releaseLock() }
-        return 0
+        return .success
+    }
+
+    /// A socket to listen on, or why the daemon exits.
+    private enum Listening {
+        case listening(DaemonPaths, Listener)
+        case exit(ExitCode)
+    }
+
+    /// The listening socket: systemd's, or one bound at the socket path (its runtime folder this user's alone).
+    private static func listen(
+        options: Options,
+        log: DaemonLog,
+        notifier: Notifier
+    ) -> Listening {
+        do throws(any Error) {
+            let paths = try DaemonPaths.resolve(socket: options.socket)
+            // The rule linkd open applies before it sends a byte: the runtime folder is this user's alone.
+            let runtime = paths.userRuntimeDirectory
+            if let problem = FileSystem.privacyProblem(ofFolder: runtime, owner: CurrentUser.id) {
+                log.error("cannot listen: \(problem); linkd listens only in a private runtime folder")
+                try? notifier.notifyStopping()
+                return .exit(.permission)
+            }
+            try FileSystem.makePrivateDirectory(paths.runtimeDirectory)
+            if let first = try ListenedSockets.take().first { return .listening(paths, try Listener.adopt(first)) }
+            return .listening(paths, try Listener.bind(path: paths.socket, lockPath: paths.lock))
+        } catch Listener.Failure.anotherDaemonIsRunning {
+            log.notice("another linkd daemon is already running for this user; this one exits")
+            return .exit(.temporaryFailure)
+        } catch {
+            log.error("cannot listen: \(error)")
+            try? notifier.notifyStopping()
+            return .exit(.unavailable)
+        }
     }
 
     private enum StopReason: Sendable {

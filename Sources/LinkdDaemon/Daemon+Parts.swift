@@ -1,0 +1,81 @@
+import FoundationEssentials
+import LinkdConfig
+import LinkdSession
+import LinkdSystem
+
+extension Daemon {
+    /// What the daemon runs beside its server: the link service and the services that keep it (programs, forwarded
+    /// links, association files, signals, the configuration's watch), made from the options and the first read of
+    /// the configuration.
+    struct Parts: Sendable {
+        let service: LinkService
+        let activity = Activity()
+        let shutdown = Shutdown()
+        private let supervisor: ProgramSupervisor
+        private let associations: AssociationRefresh
+        private let log: DaemonLog
+
+        init(options: Options, paths: DaemonPaths, apps: [AppConfig], log: DaemonLog) {
+            self.log = log
+            supervisor = ProgramSupervisor(limits: options.limits)
+            let spool = Spool(directory: paths.spool)
+            if let problem = spool.problem { log.error("the spool cannot be written, links are refused: \(problem)") }
+            let subscriberKeys = SubscriberKeys(directory: paths.runtimeDirectory + "/keys")
+            for problem in subscriberKeys.prepare(for: apps) { log.warning(problem) }
+            associations = AssociationRefresh(
+                cache: AssociationCache(folder: XDGDirectories().cacheHome + "/linkd/associations"),
+                log: log
+            )
+            associations.refresh(apps)
+            let state = XDGDirectories().linkdState
+            service = LinkService(
+                resolver: LinkResolver(apps: apps, fallbackToBuiltIns: false),
+                spool: spool,
+                log: log,
+                activity: activity,
+                shutdown: shutdown,
+                subscriberKeys: subscriberKeys,
+                supervisor: supervisor,
+                execTimeLimit: options.execTimeLimit,
+                forwardTTL: options.forwardTTL,
+                forwardQueueLimit: options.limits.queuedForwardLinks,
+                pkceStore: PKCEStore(stateFolder: state),
+                signInStore: PKCEStore(stateFolder: state, purpose: .signIn),
+                appleStore: PKCEStore(stateFolder: state, purpose: .appleSignIn),
+                associations: associations
+            )
+        }
+
+        /// Starts the services that run until the daemon stops, in `group`: the program supervisor, forwarded links,
+        /// the association files' refresh, the signals (SIGTERM and SIGINT stop, SIGHUP reloads), and the
+        /// configuration's watch (`watch`, when the folders could be watched).
+        func start(
+            in group: inout DiscardingTaskGroup,
+            signals: SignalWatch,
+            watch: FolderWatch?,
+            loader: ConfigLoader
+        ) {
+            let (service, shutdown, log, associations, supervisor) = (service, shutdown, log, associations, supervisor)
+            let (stops, reloads) = (signals.stops, signals.reloads)
+            group.addTask { await supervisor.run(context: service.context) }
+            group.addTask { await service.forward.run(context: service.context) }
+            group.addTask { await associations.run() }
+            group.addTask {
+                for await _ in stops { shutdown.signalled() }
+            }
+            group.addTask {
+                for await _ in reloads {
+                    log.info("SIGHUP: reading the configuration again")
+                    await service.reload(loader)
+                }
+            }
+            guard let watch else { return }
+            group.addTask {
+                while (try? await watch.nextChange()) != nil {
+                    log.info("the configuration changed: reading it again")
+                    await service.reload(loader)
+                }
+            }
+        }
+    }
+}
