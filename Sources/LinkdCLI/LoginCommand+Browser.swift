@@ -48,64 +48,74 @@ extension LoginCommand {
         InterruptRequest.catchSignal()
         var client: DaemonClient
         do throws(CommandFailure) {
-            let paths: DaemonPaths
-            do throws(DaemonPaths.Missing) {
-                paths = try DaemonPaths.resolve()
-            } catch {
-                throw .failed(error.description, exitCode: .unavailable)
-            }
-            client = DaemonClient(paths: paths)
-            try await client.connect()
+            client = try await waitingDaemon()
         } catch {
             store.remove(verifier, app: app)
             throw error
         }
         defer { client.close() }
-        let onTerminal = FileDescriptor.standardInput.isTerminal
-        await client.send(.awaitSignIn(app: app, canConfirm: onTerminal))
-        // The daemon waits for the sign-in before the browser can bring it back.
-        guard case .response(.waiting) = await client.receive(within: .seconds(10)) else {
+        do throws(CommandFailure) {
+            guard let program = Self.openInBrowser(address) else {
+                throw .failed(
+                    "no browser can be started (set BROWSER, or install xdg-utils); open this address in one and run "
+                        + "'linkd login' again: \(address)",
+                    exitCode: .unavailable
+                )
+            }
+            console.write(
+                "opened \(program) to sign in to \(app) with \(provider); if no page opened, visit: \(address)\n"
+                    + "waiting for the sign-in to come back (up to 10 minutes; Ctrl-C cancels)\n"
+            )
+            try await awaitSignIn(&client, console)
+        } catch {
             store.remove(verifier, app: app)
+            throw error
+        }
+        console.write("signed in: \(app) with \(provider)\n")
+        return .success
+    }
+
+    /// A connection to the daemon that waits for the app's sign-in (`await_signin`; on a terminal the daemon asks
+    /// here whether to keep it), before the browser can bring it back.
+    private func waitingDaemon() async throws(CommandFailure) -> DaemonClient {
+        let paths: DaemonPaths
+        do throws(DaemonPaths.Missing) {
+            paths = try DaemonPaths.resolve()
+        } catch {
+            throw .failed(error.description, exitCode: .unavailable)
+        }
+        var client = DaemonClient(paths: paths)
+        try await client.connect()
+        await client.send(.awaitSignIn(app: app, canConfirm: FileDescriptor.standardInput.isTerminal))
+        guard case .response(.waiting) = await client.receive(within: .seconds(10)) else {
+            client.close()
             throw .failed(
                 "the linkd daemon does not wait for sign-ins; is it as new as this linkd?",
                 exitCode: .unavailable
             )
         }
-        guard let program = Self.openInBrowser(address) else {
-            store.remove(verifier, app: app)
-            throw .failed(
-                "no browser can be started (set BROWSER, or install xdg-utils); open this address in one and run "
-                    + "'linkd login' again: \(address)",
-                exitCode: .unavailable
-            )
-        }
-        console.write(
-            "opened \(program) to sign in to \(app) with \(provider); if no page opened, visit: \(address)\n"
-                + "waiting for the sign-in to come back (up to 10 minutes; Ctrl-C cancels)\n"
-        )
+        return client
+    }
+
+    /// Waits until the sign-in has come back (its keep question answered on the terminal), Ctrl-C, or the daemon's
+    /// end of the wait; throws unless it signed in.
+    private func awaitSignIn(_ client: inout DaemonClient, _ console: Console) async throws(CommandFailure) {
         while true {
             if InterruptRequest.wasMade {
-                store.remove(verifier, app: app)
                 throw .failed("cancelled: the sign-in to \(app) was forgotten", exitCode: .temporaryFailure)
             }
             switch await client.receive(within: .seconds(1), confirm: { Self.keep($0, console) }) {
             case .timedOut:
                 continue
             case .gone, .unread:  // unread: the daemon answered `waiting` already, so never here
-                store.remove(verifier, app: app)
                 throw .failed(
                     "the linkd daemon went away before the sign-in to \(app) came back; run 'linkd login' again",
                     exitCode: .temporaryFailure
                 )
             case .response(.failed(let failure)):
-                store.remove(verifier, app: app)
-                throw .failed(
-                    DisplayText.sanitize(failure.message),
-                    exitCode: failure.kind.exitCode
-                )
+                throw .failed(DisplayText.sanitize(failure.message), exitCode: failure.kind.exitCode)
             case .response:
-                console.write("signed in: \(app) with \(provider)\n")
-                return .success
+                return
             }
         }
     }

@@ -21,6 +21,21 @@ extension OpenCommand {
         var gavePassword = false
     }
 
+    /// The links of one `linkd open` on their way: read, to send, sent and not answered, and the worst exit so far.
+    private struct Window {
+        var links: LinkInput
+        var count = 0
+        var toSend: [Sent] = []
+        var unanswered: [Sent] = []
+        var connected = false
+        var ended = false
+        var worst = ExitCode.success
+        /// A link that is not UTF-8, refused here as `linkd parse` refuses it, once the links before it are answered.
+        var refused: (number: Int, bytes: [UInt8])?
+
+        var isIdle: Bool { unanswered.isEmpty && toSend.isEmpty }
+    }
+
     /// Opens every link, reporting each answer in the order the links came; returns the worst exit code.
     ///
     /// A link that waits for more of standard input is read only when no answer is awaited, so a slow writer's
@@ -35,99 +50,119 @@ extension OpenCommand {
         notice: inout OutcomeNotice?,
         _ console: Console
     ) async throws(CommandFailure) -> ExitCode {
-        var links = LinkInput(arguments: urls, console: console)
-        var count = 0
-        var toSend: [Sent] = []
-        var unanswered: [Sent] = []
-        var connected = false
-        var ended = false
-        var worst = ExitCode.success
-        // A link that is not UTF-8, refused here as `linkd parse` refuses it, once the links before it are answered.
-        var refused: (number: Int, bytes: [UInt8])?
+        var window = Window(links: LinkInput(arguments: urls, console: console))
+        let asks = (answer: prompt.canAnswer, confirm: prompt.canConfirm)
         while true {
-            while !ended && unanswered.count + toSend.count < Self.window {
-                let isIdle = unanswered.isEmpty && toSend.isEmpty
-                if let link = refused {
-                    guard isIdle else { break }
-                    worst = max(worst, refuseLocally(link.bytes, number: link.number, &notice, console))
-                    refused = nil
-                }
-                guard let bytes = isIdle ? links.next() : links.nextWithoutWaiting() else {
-                    ended = isIdle
-                    break
-                }
-                count += 1
-                guard String(validating: bytes, as: UTF8.self) != nil else {
-                    // Never turned into text with its bad bytes replaced: that would send another link than this one.
-                    refused = (count, bytes)
-                    continue
-                }
-                let input = String(decoding: bytes, as: UTF8.self)
-                let shown = resolver.map { RouteOutput.redacted(input, try? $0.resolve(LinkURL(parsing: bytes))) }
-                let request = WireProtocol.Request.open(
-                    url: input,
-                    interactive: prompt.canAnswer,
-                    canConfirm: prompt.canConfirm
-                )
-                toSend.append(Sent(number: count, shownInput: shown, request: request))
-            }
-            if toSend.isEmpty && unanswered.isEmpty {
-                guard let link = refused else { return worst }
-                worst = max(worst, refuseLocally(link.bytes, number: link.number, &notice, console))
-                refused = nil
+            fill(&window, asks: asks, resolver: resolver, &notice, console)
+            if window.isIdle {
+                guard window.refused != nil else { return window.worst }
+                refuseHeld(&window, &notice, console)
                 continue
             }
-            if !toSend.isEmpty {
-                if !connected {
-                    try await Self.connect(&client, notice: &notice, worst: worst)
-                    connected = true
+            if !window.toSend.isEmpty {
+                if !window.connected {
+                    try await Self.connect(&client, notice: &notice, worst: window.worst)
+                    window.connected = true
                 }
-                for var sent in toSend {
+                for var sent in window.toSend {
                     sent.sends += 1
                     await client.send(sent.request)
-                    unanswered.append(sent)
+                    window.unanswered.append(sent)
                 }
-                toSend = []
+                window.toSend = []
             }
             prompt.missingAskpass = nil
             let (received, gavePassword) = await Self.receive(&client, prompt: &prompt)
             if case .unread(let failure) = received {
                 // No daemon reads the socket: nothing sent was taken, and nothing more is sent there.
                 client.close()
-                if let link = refused {
-                    worst = max(worst, refuseLocally(link.bytes, number: link.number, &notice, console))
-                }
-                let numbers = unanswered.map(\.number)
-                return max(
-                    worst,
-                    Self.reportUnread(failure, numbers: numbers, more: &links, from: count, &notice, console)
-                )
+                refuseHeld(&window, &notice, console)
+                let numbers = window.unanswered.map(\.number)
+                let unread = Self.reportUnread(failure, numbers: numbers, more: &window, &notice, console)
+                return max(window.worst, unread)
             }
             let response: WireProtocol.Response? = if case .response(let response) = received { response } else { nil }
-            var oldest = unanswered.removeFirst()
-            oldest.gavePassword = oldest.gavePassword || gavePassword
-            let stopped = response?.failure?.reason == WireProtocol.Failure.daemonStopping.reason
-            if let response, !stopped || oldest.sends >= 2 {
-                worst = max(worst, report(response, of: oldest, askpass: prompt.missingAskpass, &notice, console))
-                if !stopped { continue }
-            }
-            client.close()
-            connected = false
-            for sent in (response == nil ? [oldest] : stopped && oldest.sends < 2 ? [oldest] : []) + unanswered {
-                if sent.sends < 2 && !sent.gavePassword {
-                    toSend.append(sent)
-                } else {
-                    let closed = Self.reportClosed(
-                        number: sent.number,
-                        gavePassword: sent.gavePassword,
-                        &notice,
-                        console
-                    )
-                    worst = max(worst, closed)
-                }
-            }
-            unanswered = []
+            settle(
+                response,
+                gavePassword: gavePassword,
+                &window,
+                &client,
+                askpass: prompt.missingAskpass,
+                &notice,
+                console
+            )
         }
+    }
+
+    /// Reads links into the window until it is full, or until standard input has none ready while links wait for
+    /// their answers (a link that is not UTF-8 is held, and refused once the links before it are answered).
+    private func fill(
+        _ window: inout Window,
+        asks: (answer: Bool, confirm: Bool),
+        resolver: LinkResolver?,
+        _ notice: inout OutcomeNotice?,
+        _ console: Console
+    ) {
+        while !window.ended && window.unanswered.count + window.toSend.count < Self.window {
+            let isIdle = window.isIdle
+            if window.refused != nil {
+                guard isIdle else { break }
+                refuseHeld(&window, &notice, console)
+            }
+            guard let bytes = isIdle ? window.links.next() : window.links.nextWithoutWaiting() else {
+                window.ended = isIdle
+                break
+            }
+            window.count += 1
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                // Never turned into text with its bad bytes replaced: that would send another link than this one.
+                window.refused = (window.count, bytes)
+                continue
+            }
+            let input = String(decoding: bytes, as: UTF8.self)
+            let shown = resolver.map { RouteOutput.redacted(input, try? $0.resolve(LinkURL(parsing: bytes))) }
+            let request = WireProtocol.Request.open(url: input, interactive: asks.answer, canConfirm: asks.confirm)
+            window.toSend.append(Sent(number: window.count, shownInput: shown, request: request))
+        }
+    }
+
+    /// Refuses the link the window holds as no UTF-8, if it holds one.
+    private func refuseHeld(_ window: inout Window, _ notice: inout OutcomeNotice?, _ console: Console) {
+        guard let link = window.refused else { return }
+        window.worst = max(window.worst, refuseLocally(link.bytes, number: link.number, &notice, console))
+        window.refused = nil
+    }
+
+    /// Reports the oldest unanswered link's `response` (`nil`: the connection ended). When the connection ended or
+    /// the daemon stopped before acting on it, the connection is closed and every unanswered link is sent again once,
+    /// or reported as not opened when it was sent twice or a password went out for it.
+    private func settle(
+        _ response: WireProtocol.Response?,
+        gavePassword: Bool,
+        _ window: inout Window,
+        _ client: inout DaemonClient,
+        askpass: String?,
+        _ notice: inout OutcomeNotice?,
+        _ console: Console
+    ) {
+        var oldest = window.unanswered.removeFirst()
+        oldest.gavePassword = oldest.gavePassword || gavePassword
+        let stopped = response?.failure?.reason == WireProtocol.Failure.daemonStopping.reason
+        if let response, !stopped || oldest.sends >= 2 {
+            window.worst = max(window.worst, report(response, of: oldest, askpass: askpass, &notice, console))
+            if !stopped { return }
+        }
+        client.close()
+        window.connected = false
+        for sent in (response == nil ? [oldest] : stopped && oldest.sends < 2 ? [oldest] : []) + window.unanswered {
+            if sent.sends < 2 && !sent.gavePassword {
+                window.toSend.append(sent)
+            } else {
+                let closed = Self.reportClosed(number: sent.number, gavePassword: sent.gavePassword, &notice, console)
+                window.worst = max(window.worst, closed)
+            }
+        }
+        window.unanswered = []
     }
 
     /// The daemon's next answer, its password and confirmation questions on the way answered by `prompt`. Whether a
@@ -149,21 +184,19 @@ extension OpenCommand {
         return (received, gavePassword)
     }
 
-    /// Reports links `numbers`, and every link still to come from `links` (numbered after `count`), as not opened
-    /// for `failure` (the socket's listener never read them); returns its exit code (75).
+    /// Reports links `numbers`, and every link still to come from the window's input (numbered after its count), as
+    /// not opened for `failure` (the socket's listener never read them); returns its exit code (75).
     private static func reportUnread(
         _ failure: CommandFailure,
         numbers: [Int],
-        more links: inout LinkInput,
-        from count: Int,
+        more window: inout Window,
         _ notice: inout OutcomeNotice?,
         _ console: Console
     ) -> ExitCode {
         var numbers = numbers
-        var count = count
-        while links.next() != nil {
-            count += 1
-            numbers.append(count)
+        while window.links.next() != nil {
+            window.count += 1
+            numbers.append(window.count)
         }
         for number in numbers.sorted() {
             console.writeError(LinkFailureLine.text(link: number, message: failure.description))

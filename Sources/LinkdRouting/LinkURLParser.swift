@@ -84,33 +84,13 @@ enum LinkURLParser {
         if output.diverged { return nil }
         let schemeEnd = output.count - 1
         let isSpecial = defaultPort != nil
-        var index = afterScheme
-        var hostKind: LinkURL.Layout.HostKind?
-        var hostRange = 0..<0
-        var port: UInt16?
-        let hasAuthority = index + 1 < input.count && input[index] == slash && input[index + 1] == slash
-        if isSpecial {
-            guard hasAuthority, index + 2 == input.count || input[index + 2] != slash else {
-                let scheme = String(decoding: output.written[..<schemeEnd], as: UTF8.self)
-                throw .refused(
-                    .badAuthority,
-                    part: .host,
-                    "a '\(scheme)' link must have exactly '//' after '\(scheme):'"
-                )
-            }
-        }
-        if hasAuthority {
-            output.append(slash)
-            output.append(slash)
-            let hostStart = output.count
-            (hostKind, port, index) = try readAuthority(input, from: index + 2, isSpecial: isSpecial, into: &output)
-            hostRange = hostStart..<output.count
-            if port == defaultPort { port = nil }
-            if let port {
-                output.append(colon)
-                output.append(decimal: port)
-            }
-        }
+        let (hostKind, hostRange, port, index) = try writeAuthority(
+            input,
+            from: afterScheme,
+            defaultPort: defaultPort,
+            schemeEnd: schemeEnd,
+            into: &output
+        )
         // Verifying, the serialisation so far must stand where the input does (a default port dropped moves it).
         if output.diverged || output.isVerifying && output.count != index { return nil }
 
@@ -142,6 +122,42 @@ enum LinkURLParser {
             fragmentParametersStart: tail.fragmentParametersStart,
             escapesAreOwn: !scan.hasPercent
         )
+    }
+
+    /// Writes the link's authority (`//`, the host and a port other than the scheme's default) when it has one, which
+    /// a special scheme must; the host's kind and range in the output, the port, and where the input goes on.
+    @inline(__always)
+    private static func writeAuthority(
+        _ input: Bytes,
+        from start: Int,
+        defaultPort: UInt16?,
+        schemeEnd: Int,
+        into output: inout OutputBuffer
+    ) throws(RouteError) -> (LinkURL.Layout.HostKind?, Range<Int>, UInt16?, Int) {
+        let isSpecial = defaultPort != nil
+        let hasAuthority = start + 1 < input.count && input[start] == slash && input[start + 1] == slash
+        if isSpecial {
+            guard hasAuthority, start + 2 == input.count || input[start + 2] != slash else {
+                let scheme = String(decoding: output.written[..<schemeEnd], as: UTF8.self)
+                throw .refused(
+                    .badAuthority,
+                    part: .host,
+                    "a '\(scheme)' link must have exactly '//' after '\(scheme):'"
+                )
+            }
+        }
+        guard hasAuthority else { return (nil, 0..<0, nil, start) }
+        output.append(slash)
+        output.append(slash)
+        let hostStart = output.count
+        var (hostKind, port, index) = try readAuthority(input, from: start + 2, isSpecial: isSpecial, into: &output)
+        let hostRange = hostStart..<output.count
+        if port == defaultPort { port = nil }
+        if let port {
+            output.append(colon)
+            output.append(decimal: port)
+        }
+        return (hostKind, hostRange, port, index)
     }
 
     /// Where a link's query and fragment stand in its serialisation, and where the fragment's parameters start.

@@ -56,24 +56,15 @@ enum PlainLink {
             let (hostEnd, hostHasCapitals, lastLabelIsNumeric) = hostEnd(input, from: hostStart)
                 ?? ipv6HostEnd(input, from: hostStart)
         else { return nil }
-        // A special host whose last label starts with a digit is an IPv4 address: plain in its own form only. (An
-        // IPv6 address counts as numeric too, so that a name is told from it without another test.)
-        var hostKind: LinkURL.Layout.HostKind = isSpecial ? .domain : .opaque
-        if lastLabelIsNumeric && input[hostStart] == UInt8(ascii: "[") {
-            hostKind = .ipv6
-        } else if isSpecial && lastLabelIsNumeric {
-            guard let address = IPv4Parser.parseDottedDecimal(input[hostStart..<hostEnd]) else { return nil }
-            hostKind = .ipv4(address)
-        }
-        var index = hostEnd
-        var port: UInt16?
-        var droppedPort: Range<Int>?
-        if index < count && input[index] == UInt8(ascii: ":") {
-            guard let (value, end) = readPort(input, from: index + 1) else { return nil }
-            if value == defaultPort { droppedPort = index..<end } else { port = value }
-            index = end
-        }
-        let pathStart = index
+        guard
+            let hostKind = hostKind(
+                input,
+                hostStart..<hostEnd,
+                isSpecial: isSpecial,
+                lastLabelIsNumeric: lastLabelIsNumeric
+            ),
+            let (port, droppedPort, pathStart) = portPart(input, from: hostEnd, defaultPort: defaultPort)
+        else { return nil }
         let pathEnd = scan.firstQuestion ?? scan.firstHash ?? count
         guard pathStart == pathEnd || input[pathStart] == slash, !hasDotSegment(input, pathStart..<pathEnd) else {
             return nil
@@ -102,6 +93,35 @@ enum PlainLink {
             pathStart: pathStart,
             isSpecial: isSpecial
         )
+    }
+
+    /// The kind of the host at `range`, or `nil` when it is not plain. A special host whose last label starts with a
+    /// digit is an IPv4 address: plain in its own form only. (An IPv6 address counts as numeric too, so that a name is
+    /// told from it without another test.)
+    @inline(__always)
+    private static func hostKind(
+        _ input: Bytes,
+        _ range: Range<Int>,
+        isSpecial: Bool,
+        lastLabelIsNumeric: Bool
+    ) -> LinkURL.Layout.HostKind? {
+        if lastLabelIsNumeric && input[range.lowerBound] == UInt8(ascii: "[") { return .ipv6 }
+        guard isSpecial else { return .opaque }
+        guard lastLabelIsNumeric else { return .domain }
+        return IPv4Parser.parseDottedDecimal(input[range]).map { .ipv4($0) }
+    }
+
+    /// The port after the host (`nil` when there is none or it is the scheme's default, which is then dropped), where
+    /// a dropped one stood, and where the path starts; `nil` when the port is not plain.
+    @inline(__always)
+    private static func portPart(
+        _ input: Bytes,
+        from index: Int,
+        defaultPort: UInt16?
+    ) -> (port: UInt16?, dropped: Range<Int>?, end: Int)? {
+        guard index < input.count && input[index] == UInt8(ascii: ":") else { return (nil, nil, index) }
+        guard let (value, end) = readPort(input, from: index + 1) else { return nil }
+        return value == defaultPort ? (nil, index..<end, end) : (value, nil, end)
     }
 
     /// The kind of a scheme with capitals, named in lower case. (Not inlined: its buffer on the stack would give

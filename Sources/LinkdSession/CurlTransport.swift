@@ -107,16 +107,50 @@ private struct CurlExchange: Sendable {
         }
         defer { api.pointee.easy_cleanup(handle) }
         let answer = Answer(bodyLimit: bodyLimit)
-        let context = Unmanaged.passUnretained(answer).toOpaque()
-        var headerList: UnsafeMutablePointer<curl_slist>? = nil
+        let headerList = headers(api)
         defer { if let headerList { api.pointee.slist_free_all(headerList) } }
+        let context = Unmanaged.passUnretained(answer).toOpaque()
+        let status = configure(handle, api, headers: headerList, context: context)
+        guard status == CURLE_OK else {
+            return .failure(.unreachable(host: host, "libcurl refused an option (\(status.rawValue))"))
+        }
+
+        let outcome = withExtendedLifetime(answer) { api.pointee.easy_perform(handle) }
+        guard outcome == CURLE_OK else {
+            if answer.tooLarge {
+                return .failure(
+                    .unreachable(host: host, "the answer was larger than \(Self.size(bodyLimit))", sent: true)
+                )
+            }
+            let sent = linkd_curl_got_to_sending(api, handle) != 0
+            return .failure(
+                Self.error(outcome, host: host, sent: sent, verifyResult: linkd_curl_verify_result(api, handle))
+            )
+        }
+        let code = linkd_curl_response_code(api, handle)
+        return .success(HTTPResponse(status: code, headers: answer.headers, body: answer.body))
+    }
+
+    /// The request's header list (the caller frees it), without the `Expect:` and empty `Content-Type:` curl would
+    /// add on its own.
+    private func headers(_ api: UnsafePointer<linkd_curl_api>) -> UnsafeMutablePointer<curl_slist>? {
+        var headerList: UnsafeMutablePointer<curl_slist>? = nil
         for (name, value) in request.headers { headerList = api.pointee.slist_append(headerList, "\(name): \(value)") }
         // curl's own defaults that a JSON API does not want.
         headerList = api.pointee.slist_append(headerList, "Expect:")
         if request.body.isEmpty && request.method != "GET" {
             headerList = api.pointee.slist_append(headerList, "Content-Type:")
         }
+        return headerList
+    }
 
+    /// Sets the handle's options for the request; the first code that is not `CURLE_OK`, if any.
+    private func configure(
+        _ handle: UnsafeMutableRawPointer,
+        _ api: UnsafePointer<linkd_curl_api>,
+        headers headerList: UnsafeMutablePointer<curl_slist>?,
+        context: UnsafeMutableRawPointer
+    ) -> CURLcode {
         var status = CURLE_OK
         func set(_ code: CURLcode) { if status == CURLE_OK { status = code } }
         set(linkd_curl_set_string(api, handle, CURLOPT_URL, url))
@@ -157,24 +191,7 @@ private struct CurlExchange: Sendable {
         set(linkd_curl_set_pointer(api, handle, CURLOPT_WRITEDATA, context))
         set(linkd_curl_set_callback(api, handle, CURLOPT_HEADERFUNCTION, onHeader))
         set(linkd_curl_set_pointer(api, handle, CURLOPT_HEADERDATA, context))
-        guard status == CURLE_OK else {
-            return .failure(.unreachable(host: host, "libcurl refused an option (\(status.rawValue))"))
-        }
-
-        let outcome = withExtendedLifetime(answer) { api.pointee.easy_perform(handle) }
-        guard outcome == CURLE_OK else {
-            if answer.tooLarge {
-                return .failure(
-                    .unreachable(host: host, "the answer was larger than \(Self.size(bodyLimit))", sent: true)
-                )
-            }
-            let sent = linkd_curl_got_to_sending(api, handle) != 0
-            return .failure(
-                Self.error(outcome, host: host, sent: sent, verifyResult: linkd_curl_verify_result(api, handle))
-            )
-        }
-        let code = linkd_curl_response_code(api, handle)
-        return .success(HTTPResponse(status: code, headers: answer.headers, body: answer.body))
+        return status
     }
 
     /// The error of a transfer that ended with `code`; `sent` says whether it got as far as sending the request.

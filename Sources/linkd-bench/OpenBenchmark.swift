@@ -111,6 +111,55 @@ enum OpenBenchmark {
         return measured ?? (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
+    /// One link at a time, `linkd open` beside the minimal client: an `exec` link, and one no program is started for
+    /// (spooled, queued for its app, answered); the medians and their ratios.
+    static func roundTrips(_ world: World, client clientPath: String) -> [(String, String)] {
+        let rounds = 201
+        var linkd: [Double] = []
+        var minimal: [Double] = []
+        var linkdQueued: [Double] = []
+        var minimalQueued: [Double] = []
+        for round in 0..<rounds {
+            let link = "bench://exec/\(round)"
+            linkd.append(timed(linkdPath, ["open", link], world.environment))
+            minimal.append(timed(clientPath, [world.socket, link + "-m"], world.environment))
+            let queued = "bench://queue/\(round)"
+            linkdQueued.append(timed(linkdPath, ["open", queued], world.environment))
+            minimalQueued.append(timed(clientPath, [world.socket, queued + "-m"], world.environment))
+        }
+        return [
+            ("open_round_trip_ms", String(format: "%.2f", median(linkd))),
+            ("minimal_client_round_trip_ms", String(format: "%.2f", median(minimal))),
+            ("ratio_open_vs_minimal", String(format: "%.2f", median(linkd) / median(minimal))),
+            ("open_round_trip_no_program_ms", String(format: "%.2f", median(linkdQueued))),
+            ("minimal_client_round_trip_no_program_ms", String(format: "%.2f", median(minimalQueued))),
+            ("ratio_open_vs_minimal_no_program", String(format: "%.2f", median(linkdQueued) / median(minimalQueued))),
+            ("round_trips_measured", String(rounds)),
+        ]
+    }
+
+    /// Files of links through one `linkd open -`: 10,000 reset links answered with no backend work, and 500 `exec`
+    /// links; links per second of each.
+    static func throughput(_ world: World) throws -> [(String, String)] {
+        let count = 10_000
+        let routeOnly = world.root.appendingPathComponent("route-only.txt")
+        try Data((0..<count).map { "bench://reset?code=c\($0)\n" }.joined().utf8).write(to: routeOnly)
+        // A client that cannot give a password (no askpass program, no terminal): each reset link is parsed, routed
+        // and answered `no_password_source`, with no backend work.
+        var noPassword = world.environment
+        noPassword["PATH"] = world.root.path + "/no-askpass"
+        noPassword.removeValue(forKey: "LINKD_ASKPASS")
+        let routeMilliseconds = timed(linkdPath, ["open", "-"], noPassword, stdinPath: routeOnly.path)
+        let execCount = 500
+        let exec = world.root.appendingPathComponent("exec.txt")
+        try Data((0..<execCount).map { "bench://exec/x\($0)\n" }.joined().utf8).write(to: exec)
+        let execMilliseconds = timed(linkdPath, ["open", "-"], world.environment, stdinPath: exec.path)
+        return [
+            ("links_per_second_route_only", String(format: "%.0f", Double(count) / (routeMilliseconds / 1e3))),
+            ("links_per_second_exec", String(format: "%.0f", Double(execCount) / (execMilliseconds / 1e3))),
+        ]
+    }
+
     static func run() throws {
         let world = try makeWorld()
         defer {
@@ -128,50 +177,14 @@ enum OpenBenchmark {
         usleep(200_000)
         let idle = residentMiB(daemonPID)
 
-        let rounds = 201
-        var linkd: [Double] = []
-        var minimal: [Double] = []
         let clientPath = URL(fileURLWithPath: linkdPath).deletingLastPathComponent().appendingPathComponent(
             "linkd-mini-client"
         ).path
-        var linkdQueued: [Double] = []
-        var minimalQueued: [Double] = []
-        for round in 0..<rounds {
-            let link = "bench://exec/\(round)"
-            linkd.append(timed(linkdPath, ["open", link], world.environment))
-            minimal.append(timed(clientPath, [world.socket, link + "-m"], world.environment))
-            // A link no program is started for: spooled, queued for its app, answered.
-            let queued = "bench://queue/\(round)"
-            linkdQueued.append(timed(linkdPath, ["open", queued], world.environment))
-            minimalQueued.append(timed(clientPath, [world.socket, queued + "-m"], world.environment))
-        }
-
-        let count = 10_000
-        let routeOnly = world.root.appendingPathComponent("route-only.txt")
-        try Data((0..<count).map { "bench://reset?code=c\($0)\n" }.joined().utf8).write(to: routeOnly)
-        // A client that cannot give a password (no askpass program, no terminal): each reset link is parsed, routed
-        // and answered `no_password_source`, with no backend work.
-        var noPassword = world.environment
-        noPassword["PATH"] = world.root.path + "/no-askpass"
-        noPassword.removeValue(forKey: "LINKD_ASKPASS")
-        let routeMilliseconds = timed(linkdPath, ["open", "-"], noPassword, stdinPath: routeOnly.path)
-        let execCount = 500
-        let exec = world.root.appendingPathComponent("exec.txt")
-        try Data((0..<execCount).map { "bench://exec/x\($0)\n" }.joined().utf8).write(to: exec)
-        let execMilliseconds = timed(linkdPath, ["open", "-"], world.environment, stdinPath: exec.path)
+        var results = roundTrips(world, client: clientPath)
+        results += try throughput(world)
         usleep(500_000)
         let after = residentMiB(daemonPID)
-
-        var results: [(String, String)] = [
-            ("open_round_trip_ms", String(format: "%.2f", median(linkd))),
-            ("minimal_client_round_trip_ms", String(format: "%.2f", median(minimal))),
-            ("ratio_open_vs_minimal", String(format: "%.2f", median(linkd) / median(minimal))),
-            ("open_round_trip_no_program_ms", String(format: "%.2f", median(linkdQueued))),
-            ("minimal_client_round_trip_no_program_ms", String(format: "%.2f", median(minimalQueued))),
-            ("ratio_open_vs_minimal_no_program", String(format: "%.2f", median(linkdQueued) / median(minimalQueued))),
-            ("round_trips_measured", String(rounds)),
-            ("links_per_second_route_only", String(format: "%.0f", Double(count) / (routeMilliseconds / 1e3))),
-            ("links_per_second_exec", String(format: "%.0f", Double(execCount) / (execMilliseconds / 1e3))),
+        results += [
             ("daemon_rss_idle_mib", String(format: "%.1f", idle)),
             ("daemon_rss_after_10000_links_mib", String(format: "%.1f", after)),
         ]

@@ -144,136 +144,6 @@ struct SignInAction: Action {
         return response
     }
 
-    /// Signs in with `material` once the link is recorded, asks where `confirmation` says, and delivers the session.
-    private func signIn(
-        _ link: ClaimedLink,
-        delivery: Delivery,
-        backend: SignInBackend,
-        material: SignInMaterial,
-        confirmation: Confirmation,
-        client: (any LinkClient)?,
-        context: ActionContext
-    ) async -> WireProtocol.Response {
-        if delivery == .forward, await !forward.hasRoom(for: link.appName, context: context) {
-            return refuse(.forwardQueueFull(app: link.appName, limit: forward.queueLimit), link, context)
-        }
-        if let joined = await context.flights.joinOrStart(link.flightKey) { return joined }  // a double click joins
-        // A program slot for the delivery (a forwarded session waits for its subscriber instead).
-        let hasSlot = if delivery == .forward { true } else { await programs.supervisor.slots.take() }
-        guard hasSlot else {
-            let limit = programs.supervisor.slots.limit
-            return await context.fail(Task.isCancelled ? .daemonStopping : .tooManyPrograms(limit: limit), link: link)
-        }
-        let entry: Spool.Entry
-        do throws(WireProtocol.Failure) {
-            entry = try context.record(link.url, kind: .signin)
-        } catch {
-            giveSlot(delivery)
-            return await context.fail(error, link: link)
-        }
-        context.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
-        let deadline = ContinuousClock.now + RequestDeadline.backendTimeLimit
-        let outcome = await RequestDeadline.$current.withValue(deadline) {
-            () async -> Result<SignInBackend.Session, SessionError> in
-            do throws(SessionError) {
-                return .success(try await backend.session(material))
-            } catch {
-                return .failure(error)
-            }
-        }
-        let signedIn: SignInBackend.Session
-        switch outcome {
-        case .success(let value):
-            signedIn = value
-        case .failure(let error):
-            context.spool.remove(entry.id)
-            giveSlot(delivery)
-            let failure = WireProtocol.Failure(SignInFailure(error))
-            context.log.warning("link \(entry.shortID): not signed in: \(failure.message)", link.logFields(entry))
-            return await context.fail(failure, link: link)
-        }
-        let email = signedIn.account
-        if await !isConfirmed(confirmation, app: link.appName, email: email, client: client) {
-            let failure = WireProtocol.Failure(
-                kind: .refused,
-                reason: .notConfirmed,
-                message: "the sign-in to \(link.appName) as \(email) was not confirmed; nothing was delivered"
-            )
-            let why = "the sign-in to \(link.appName) as \(JWTClaims.mask(email)) was not confirmed"
-            return await abandon(signedIn, why: why, failure, link, entry: entry, delivery: delivery, context: context)
-        }
-        let session: SignInBackend.Session
-        switch await signedIn.steppedUp(app: link.appName, codes: client) {
-        case .success(let stronger):
-            session = stronger
-        case .failure(let failure):
-            let why = "not signed in: \(failure.message)"
-            return await abandon(
-                signedIn,
-                why: why,
-                .init(failure),
-                link,
-                entry: entry,
-                delivery: delivery,
-                context: context
-            )
-        }
-        context.log.info(
-            "link \(entry.shortID): signed in to \(link.appName) as \(JWTClaims.mask(email))",
-            link.logFields(entry)
-        )
-        // Apple gives the person's name at the first sign-in only, and its rules forbid asking again: it goes along.
-        let name: PersonName? = if case .appleCallback(let callback) = link.route.auth { callback.name } else { nil }
-        let line = session.delivery(id: entry.id, app: link.appName, route: link.route.id, name: name)
-        let response: WireProtocol.Response
-        switch delivery {
-        case .exec(let arguments):
-            response = await programs.deliver(
-                line,
-                to: arguments,
-                answering: .accepted(
-                    route: link.route.id,
-                    app: link.appName,
-                    state: .done,
-                    message: "signed in: \(link.appName) as \(email)"
-                ),
-                secrets: session.secretValues,
-                link: link,
-                entry: entry,
-                context: context
-            )
-        case .forward:
-            let state = await forward.session(
-                String(decoding: line, as: UTF8.self),
-                entry: entry,
-                app: link.appName,
-                context: context,
-                onExpiry: Self.signOutUndelivered(session, app: link.appName, context: context)
-            )
-            let waits = state == .queued ? "; the session waits until \(link.appName) subscribes" : ""
-            response = .accepted(
-                route: link.route.id,
-                app: link.appName,
-                state: state,
-                message: "signed in: \(link.appName) as \(email)" + waits
-            )
-            context.log.info(
-                "link \(entry.shortID): session " + (state == .queued ? "queued for" : "forwarded to")
-                    + " \(link.appName)",
-                link.logFields(entry)
-            )
-            await context.flights.finish(link.flightKey, with: response)
-        }
-        if let client, await !client.isWaiting, case .accepted = response {
-            await DesktopNotice.show(
-                summary: "Signed in",
-                body: "Signed in to \(link.appName) as \(email).",
-                log: context.log
-            )
-        }
-        return response
-    }
-
     /// A sign-in left in the spool by a daemon that stopped is not run again (its code may have been used, and the
     /// session never reached the app): the person is told to sign in again.
     func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
@@ -303,7 +173,7 @@ struct SignInAction: Action {
 extension SignInAction {
     /// Whether the person confirmed the sign-in to `app` as `email` where `confirmation` says to ask them; `true` for
     /// a sign-in linkd started.
-    fileprivate func isConfirmed(
+    func isConfirmed(
         _ confirmation: Confirmation,
         app: String,
         email: String,
@@ -325,7 +195,7 @@ extension SignInAction {
 
     /// What becomes of a forwarded session no subscriber took (its time to live passed, or the daemon stopped): it is
     /// signed out at the backend (it would otherwise stay live there, unused), and the person is told to sign in again.
-    fileprivate static func signOutUndelivered(
+    static func signOutUndelivered(
         _ session: SignInBackend.Session,
         app: String,
         context: ActionContext
@@ -347,7 +217,7 @@ extension SignInAction {
 
     /// Ends a sign-in that is not delivered: signs its session out, forgets its spool entry, gives back the program
     /// slot, logs `why`, and fails with `failure`.
-    private func abandon(
+    func abandon(
         _ session: SignInBackend.Session,
         why: String,
         _ failure: WireProtocol.Failure,
@@ -367,7 +237,7 @@ extension SignInAction {
     }
 
     /// Gives back the program slot an `exec` delivery took (a forwarded session took none).
-    fileprivate func giveSlot(_ delivery: Delivery) {
+    func giveSlot(_ delivery: Delivery) {
         if case .exec = delivery { programs.supervisor.slots.give() }
     }
 }

@@ -34,61 +34,16 @@ actor ClientConnection {
     func serve(
         _ service: LinkService,
         requestTimeout: Duration,
-        subscribe:
-            @Sendable (
-                _ app: String, _ receivesSessions: Bool, _ acknowledge: @Sendable () async -> Bool
-            ) async -> Void
+        subscribe: Subscribe
     ) async {
-        while true {
-            let line: [UInt8]
-            do {
-                guard let next = try await nextLine(deadline: .now + requestTimeout) else { return }
-                guard !next.isCut else {
-                    let failure = WireProtocol.Failure(
-                        kind: .request,
-                        reason: .tooLong,
-                        message: "a request line is at most \(WireProtocol.maximumLine) bytes"
-                    )
-                    try? await write(WireProtocol.Response.failed(failure).line, deadline: .now + .seconds(1))
-                    return
-                }
-                line = next.bytes
-            } catch {
-                return  // silent for too long, gone, or shutting down
-            }
+        while let line = await nextRequest(within: requestTimeout) {
             let response: WireProtocol.Response
             do throws(WireProtocol.Failure) {
                 let request = try WireProtocol.Request(line: line)
                 // A request read after the stop began (sent ahead by a client) is not started: nothing was done.
                 guard !service.shutdown.isStopping else { throw .daemonStopping }
-                switch request {
-                case .open(let url, let interactive, let canConfirm, let web):
-                    // A clicked web link the app cannot take now goes back, untouched, to open in the browser.
-                    if web, await !service.canTakeWebLink(url) { throw .appUnavailable }
-                    // Only a client that can answer a question is handed to the service.
-                    self.canConfirm = canConfirm
-                    response = await service.open(url, client: interactive || canConfirm ? self : nil)
-                case .awaitSignIn(let app, let canConfirm):
-                    self.canConfirm = canConfirm
-                    // Registered before it is acknowledged: a sign-in that comes back after the answer finds it.
-                    response = await service.signIn.waiters.wait(for: app, client: self, confirms: canConfirm) {
-                        try? await self.write(
-                            WireProtocol.Response.waiting(app: app).line,
-                            deadline: .now + .seconds(5)
-                        )
-                    }
-                case .subscribe(let app, let key):
-                    // No key: the app's links only. A key: its sessions too, when it is the app's.
-                    if let key, !service.subscriberKeys.isValid(key.revealed(), for: app) {
-                        service.log.warning("a subscriber of \(app) sent a wrong key", [("LINKD_APP", app)])
-                        throw .wrongSubscriberKey(app: app)
-                    }
-                    let answer = WireProtocol.Response.subscribed(app: app).line
-                    await subscribe(app, key != nil) {
-                        (try? await self.write(answer, deadline: .now + .seconds(5))) != nil
-                    }
-                    return
-                }
+                guard let answer = try await answer(request, service, subscribe: subscribe) else { return }
+                response = answer
             } catch {
                 response = .failed(error)
             }
@@ -97,6 +52,68 @@ actor ClientConnection {
             } catch {
                 return
             }
+        }
+    }
+
+    /// Serves a subscription: `app`, `receivesSessions` when the subscriber proved it holds the app's key, and
+    /// `acknowledge`, which writes the answer (`false` when that failed).
+    typealias Subscribe =
+        @Sendable (
+            _ app: String, _ receivesSessions: Bool, _ acknowledge: @Sendable () async -> Bool
+        ) async -> Void
+
+    /// The next request line, or `nil` when the client went away, sent nothing for `timeout`, the daemon stops, or
+    /// the line was too long (the client is told so).
+    private func nextRequest(within timeout: Duration) async -> [UInt8]? {
+        let next: LineReader.Line
+        do {
+            guard let line = try await nextLine(deadline: .now + timeout) else { return nil }
+            next = line
+        } catch {
+            return nil  // silent for too long, gone, or shutting down
+        }
+        guard !next.isCut else {
+            let failure = WireProtocol.Failure(
+                kind: .request,
+                reason: .tooLong,
+                message: "a request line is at most \(WireProtocol.maximumLine) bytes"
+            )
+            try? await write(WireProtocol.Response.failed(failure).line, deadline: .now + .seconds(1))
+            return nil
+        }
+        return next.bytes
+    }
+
+    /// The answer to `request`; `nil` once a subscription was served (the connection is then the subscriber's).
+    private func answer(
+        _ request: WireProtocol.Request,
+        _ service: LinkService,
+        subscribe: Subscribe
+    ) async throws(WireProtocol.Failure) -> WireProtocol.Response? {
+        switch request {
+        case .open(let url, let interactive, let canConfirm, let web):
+            // A clicked web link the app cannot take now goes back, untouched, to open in the browser.
+            if web, await !service.canTakeWebLink(url) { throw .appUnavailable }
+            // Only a client that can answer a question is handed to the service.
+            self.canConfirm = canConfirm
+            return await service.open(url, client: interactive || canConfirm ? self : nil)
+        case .awaitSignIn(let app, let canConfirm):
+            self.canConfirm = canConfirm
+            // Registered before it is acknowledged: a sign-in that comes back after the answer finds it.
+            return await service.signIn.waiters.wait(for: app, client: self, confirms: canConfirm) {
+                try? await self.write(WireProtocol.Response.waiting(app: app).line, deadline: .now + .seconds(5))
+            }
+        case .subscribe(let app, let key):
+            // No key: the app's links only. A key: its sessions too, when it is the app's.
+            if let key, !service.subscriberKeys.isValid(key.revealed(), for: app) {
+                service.log.warning("a subscriber of \(app) sent a wrong key", [("LINKD_APP", app)])
+                throw .wrongSubscriberKey(app: app)
+            }
+            let answer = WireProtocol.Response.subscribed(app: app).line
+            await subscribe(app, key != nil) {
+                (try? await self.write(answer, deadline: .now + .seconds(5))) != nil
+            }
+            return nil
         }
     }
 

@@ -64,52 +64,62 @@ package struct DesktopExec: Sendable, Equatable {
         while let first = characters.first {
             if first == " " {
                 characters = characters.dropFirst()
-                continue
-            }
-            if first == "\"" {
+            } else if first == "\"" {
                 characters = characters.dropFirst()
-                var text = ""
-                var closed = false
-                while let next = characters.popFirst() {
-                    if next == "\"" {
-                        closed = true
-                        break
-                    }
-                    if next == "\\", let escaped = characters.first, "\"`$\\".contains(escaped) {
-                        text.append(escaped)
-                        characters = characters.dropFirst()
-                        continue
-                    }
-                    if next == "%" { throw .codeInQuotes }
-                    text.append(next)
-                }
-                guard closed else { throw .unclosedQuote }
-                words.append(.text(text))
-                continue
+                words.append(try Self.quotedWord(&characters))
+            } else {
+                words.append(try Self.word(&characters))
             }
-            var pieces: [Piece] = []
-            var text = ""
-            while let next = characters.first, next != " " {
-                characters = characters.dropFirst()
-                if next == "\"" { throw .reservedCharacter(next) }
-                if Self.reserved.contains(next) { throw .reservedCharacter(next) }
-                guard next == "%" else {
-                    text.append(next)
-                    continue
-                }
-                guard let code = characters.popFirst() else { throw .unknownCode(" ") }
-                if code == "%" {
-                    text.append("%")
-                    continue
-                }
-                guard "uUfFick".contains(code) || Self.deprecated.contains(code) else { throw .unknownCode(code) }
-                if !text.isEmpty { pieces.append(.text(text)) }
-                text = ""
-                pieces.append(.code(code))
-            }
-            if !text.isEmpty { pieces.append(.text(text)) }
-            words.append(pieces.contains { if case .code = $0 { true } else { false } } ? .codes(pieces) : .text(text))
         }
+        try Self.check(words)
+        self.words = words
+    }
+
+    /// The rest of a quoted word, after its opening quote: its text, with `\"`, `` \` ``, `\$` and `\\` unescaped.
+    private static func quotedWord(_ characters: inout ArraySlice<Character>) throws(Problem) -> Word {
+        var text = ""
+        while let next = characters.popFirst() {
+            if next == "\"" { return .text(text) }
+            if next == "\\", let escaped = characters.first, "\"`$\\".contains(escaped) {
+                text.append(escaped)
+                characters = characters.dropFirst()
+                continue
+            }
+            if next == "%" { throw .codeInQuotes }
+            text.append(next)
+        }
+        throw .unclosedQuote
+    }
+
+    /// An unquoted word, up to the next space: its text, or its text and field codes.
+    private static func word(_ characters: inout ArraySlice<Character>) throws(Problem) -> Word {
+        var pieces: [Piece] = []
+        var text = ""
+        while let next = characters.first, next != " " {
+            characters = characters.dropFirst()
+            if next == "\"" { throw .reservedCharacter(next) }
+            if reserved.contains(next) { throw .reservedCharacter(next) }
+            guard next == "%" else {
+                text.append(next)
+                continue
+            }
+            guard let code = characters.popFirst() else { throw .unknownCode(" ") }
+            if code == "%" {
+                text.append("%")
+                continue
+            }
+            guard "uUfFick".contains(code) || deprecated.contains(code) else { throw .unknownCode(code) }
+            if !text.isEmpty { pieces.append(.text(text)) }
+            text = ""
+            pieces.append(.code(code))
+        }
+        if !text.isEmpty { pieces.append(.text(text)) }
+        return pieces.contains { if case .code = $0 { true } else { false } } ? .codes(pieces) : .text(text)
+    }
+
+    /// Whether `words` open a URL: a program with no `=`, no file code, one URL code, and `%u`, `%U` or `%i` each a
+    /// word of its own.
+    private static func check(_ words: [Word]) throws(Problem) {
         guard !words.isEmpty else { throw .empty }
         if case .text(let program) = words[0], program.contains("=") { throw .equalsInProgram }
         let codes = words.flatMap { word -> [Character] in
@@ -125,7 +135,6 @@ package struct DesktopExec: Sendable, Equatable {
             guard case .codes(let pieces) = word, pieces.count > 1 else { continue }
             for case .code(let code) in pieces where "uUi".contains(code) { throw .codeNotAlone(code) }
         }
-        self.words = words
     }
 
     /// The argv that opens `url`: `name`, `icon` and `file` are the entry's `Name`, `Icon` and file path.

@@ -51,15 +51,10 @@ package struct PasswordReset<Backend: AuthBackend>: Sendable {
     ///   changed.
     package func run(passwords: some PasswordSource) async -> Result<ResetSuccess, ResetFailure> {
         var budget = backendTimeLimit
-        let established = await timed(&budget) { await establish() }
         var session: Backend.Session
         let account: ResetAccount
-        switch established {
+        switch await liveSession(codes: passwords, budget: &budget) {
         case .success(let value): (session, account) = value
-        case .failure(let error): return .failure(ResetFailure(error))
-        }
-        switch await stepUp(session, account: account, afterRefusal: false, codes: passwords, budget: &budget) {
-        case .success(let stronger): session = stronger ?? session
         case .failure(let failure): return .failure(failure)
         }
         let prompt = account.prompt
@@ -97,22 +92,48 @@ package struct PasswordReset<Backend: AuthBackend>: Sendable {
                 case .failure(let failure): return .failure(failure)
                 }
                 refusedForFactor = password
-            case .failure(.backend(let error)):
-                return .failure(ResetFailure(.backend(error)))
-            case .failure(.transport(let error)) where !error.mayHaveReachedBackend:
-                // It failed before the request carrying the password was sent: nothing changed.
-                var failure = ResetFailure(.transport(error))
-                failure.message += "; the new password was not sent, so nothing changed: open the link again"
-                return .failure(failure)
             case .failure(let error):
-                // No answer to the request that carried the password: it may have been set.
-                var failure = ResetFailure(error)
-                failure.message +=
-                    "; the new password may have been set: try signing in with it, or request a new email"
-                return .failure(failure)
+                return .failure(Self.sendFailure(error))
             }
         }
         preconditionFailure("every attempt returns or asks again")
+    }
+
+    /// The reset's session, once the link is known to be live and to be a reset email's, stepped up to the account's
+    /// second factor when it has one; and the account.
+    private func liveSession(
+        codes: some PasswordSource,
+        budget: inout Duration
+    ) async -> Result<(Backend.Session, ResetAccount), ResetFailure> {
+        let established = await timed(&budget) { await establish() }
+        let session: Backend.Session
+        let account: ResetAccount
+        switch established {
+        case .success(let value): (session, account) = value
+        case .failure(let error): return .failure(ResetFailure(error))
+        }
+        switch await stepUp(session, account: account, afterRefusal: false, codes: codes, budget: &budget) {
+        case .success(let stronger): return .success((stronger ?? session, account))
+        case .failure(let failure): return .failure(failure)
+        }
+    }
+
+    /// Why the request carrying the password failed, and whether the password may have been set.
+    private static func sendFailure(_ error: SessionError) -> ResetFailure {
+        switch error {
+        case .backend(let error):
+            return ResetFailure(.backend(error))
+        case .transport(let error) where !error.mayHaveReachedBackend:
+            // It failed before the request carrying the password was sent: nothing changed.
+            var failure = ResetFailure(.transport(error))
+            failure.message += "; the new password was not sent, so nothing changed: open the link again"
+            return failure
+        case .transport, .badResponse, .notAnEmailedLink, .noUsableSecondFactor:
+            // No answer to the request that carried the password: it may have been set.
+            var failure = ResetFailure(error)
+            failure.message += "; the new password may have been set: try signing in with it, or request a new email"
+            return failure
+        }
     }
 
     /// Proves the account's second factor when it has one: asks `codes` for its code (again after a wrong one, see
