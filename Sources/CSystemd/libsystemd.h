@@ -1,7 +1,7 @@
 // libsystemd, loaded at run time. linkd does not link it: libsystemd brings six libraries (libgcrypt, libzstd,
 // liblzma, liblz4, libcap, libgpg-error) that every `linkd open` would load and relocate at its start, and a
 // successful click never calls it. The daemon loads it when it first reads its sockets, notifies the manager,
-// writes to the journal or calls the session bus (see Sources/LinkdSystem/Libsystemd.swift for a machine without
+// writes to the journal or calls the session bus (see Sources/LinkdSystem/Systemd/Libsystemd.swift for a machine without
 // it).
 #ifndef LINKD_CSYSTEMD_LIBSYSTEMD_H
 #define LINKD_CSYSTEMD_LIBSYSTEMD_H
