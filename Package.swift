@@ -34,13 +34,16 @@ let package = Package(
         ),
         .target(
             name: "LinkdSession",
-            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSystem", "LinkdWeb", "CCurl"],
+            dependencies: ["LinkdRouting", "LinkdFormats", "LinkdSystem", "CCurl"],
             swiftSettings: upcomingFeatures
         ),
         .target(
-            // Association files (apple-app-site-association, assetlinks.json): what a site says its apps may open.
+            // Web links: the association files (apple-app-site-association, assetlinks.json) that say what a site's
+            // apps may open, their cache, and where a clicked web link goes.
             name: "LinkdWeb",
-            dependencies: ["LinkdRouting", "LinkdFormats"],
+            dependencies: [
+                "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .target(
@@ -82,7 +85,7 @@ let package = Package(
             name: "LinkdDaemon",
             dependencies: [
                 "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop",
-                "LinkdWire",
+                "LinkdWire", "LinkdWeb",
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -129,7 +132,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdWebTests",
-            dependencies: ["LinkdWeb", "LinkdRouting"],
+            dependencies: [
+                "LinkdWeb", "LinkdRouting", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdTestSupport",
+                "LinkdTesting",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -139,7 +145,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdConfigTests",
-            dependencies: ["LinkdConfig", "LinkdDaemon", "LinkdFormats", "LinkdTesting"],
+            dependencies: ["LinkdConfig", "LinkdFormats", "LinkdTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -157,7 +163,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkdDesktopTests",
-            dependencies: ["LinkdDesktop", "LinkdDaemon", "LinkdSystem", "LinkdTestSupport"],
+            dependencies: ["LinkdDesktop", "LinkdConfig", "LinkdSystem", "LinkdTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import LinkdConfig
-import LinkdDaemon
 import LinkdFormats
 import LinkdSession
+import LinkdWeb
 import LinkdWire
 
 /// `linkd check [--json] [--config DIR]`: every problem in the apps.d configuration, each where it is.

@@ -1,4 +1,4 @@
-import LinkdDaemon
+import LinkdConfig
 import LinkdDesktop
 import LinkdWire
 

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import LinkdConfig
-import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdSession

@@ -2,6 +2,7 @@ import FoundationEssentials
 import LinkdConfig
 import LinkdSession
 import LinkdSystem
+import LinkdWeb
 
 extension Daemon {
     /// What the daemon runs beside its server: the link service and the services that keep it (programs, forwarded

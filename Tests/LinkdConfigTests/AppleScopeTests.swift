@@ -1,5 +1,4 @@
 import LinkdConfig
-import LinkdDaemon
 import Testing
 
 /// `apple.scope`: what Apple is asked to share at the first sign-in, read and checked.

@@ -1,6 +1,5 @@
 import Foundation
 import LinkdConfig
-import LinkdDaemon
 import Testing
 
 /// A `caFile` (a backend's or the web section's) decides which servers linkd believes; like every file linkd takes

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import LinkdConfig
-import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import Testing

@@ -1,6 +1,5 @@
 import Foundation
 import LinkdConfig
-import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdTesting

@@ -1,5 +1,4 @@
 import LinkdConfig
-import LinkdDaemon
 import LinkdFormats
 import Testing
 

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import LinkdConfig
-import LinkdDaemon
 import LinkdRouting
 import LinkdSystem
 import Testing

@@ -1,5 +1,4 @@
 import LinkdConfig
-import LinkdDaemon
 import Testing
 
 /// An app's `web` section: the identity its site's association files name, checked for its form, and how they are

@@ -17,6 +17,17 @@ import Testing
         #expect(ActionKinds.linkd.keywords == ["reset", "forward", "exec", "dbus", "signin"])
     }
 
+    /// The daemon's list and the vocabulary apps.d is read with (``ActionKinds/linkd``, which the configuration, the
+    /// CLI and the desktop files use without the daemon) are one: each registered action reads the settings of the
+    /// kind of its keyword, in the same order.
+    @Test func theDaemonRegistersTheSettingsTypesOfTheVocabularyInItsOrder() {
+        let registered = ActionSet.registered.map { $0.type.settingsType }
+        #expect(registered.map { $0.keyword } == ActionKinds.linkd.keywords)
+        for (daemon, vocabulary) in zip(registered, ActionKinds.linkd.all) {
+            #expect(daemon == vocabulary, "\(daemon.keyword): the daemon reads the vocabulary's settings type")
+        }
+    }
+
     @Test(arguments: [
         #""reset""#, #""forward""#, #"{"exec": ["/bin/true", "--flag"]}"#, #"{"dbus": "org.example.A"}"#,
         #"{"signin": "forward"}"#, #"{"signin": {"exec": ["/bin/true"]}}"#,

@@ -1,5 +1,5 @@
 import Foundation
-import LinkdDaemon
+import LinkdConfig
 import LinkdDesktop
 import Testing
 

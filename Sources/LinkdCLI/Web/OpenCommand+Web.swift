@@ -1,11 +1,11 @@
 import FoundationEssentials
 import LinkdConfig
-import LinkdDaemon
 import LinkdDesktop
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
 import LinkdSystem
+import LinkdWeb
 import LinkdWire
 
 /// `linkd open --web URL`, what `linkd-web.desktop` runs for a clicked `http` or `https` link: a link an app's own
@@ -13,85 +13,6 @@ import LinkdWire
 /// opens in the browser linkd replaced. A link that is no app's never reaches the daemon, the log, a notification or
 /// the network: the page opening is the outcome.
 extension OpenCommand {
-    /// Where one clicked web link goes, decided from local data alone.
-    enum WebStep: Sendable, Equatable {
-        /// To the browser; whether the pass is to be recorded (a link seen the first time).
-        case browser(String, recordsPass: Bool)
-        /// To the daemon, for the app that claims it: the link for the app (the one inside a mail scanner's wrapper,
-        /// ``LinkWrapper``), and the link as it was clicked, for the browser when the app cannot take it now.
-        case app(String, clicked: String)
-        /// It came back from the browser a third time within the loop rule's window: stop, naming its host.
-        case stop(String)
-    }
-
-    /// What a click needs to decide: the environment, its folders, the loop rule and (read once) the apps.
-    struct WebContext {
-        let environment: [String: String]
-        let directories: XDGDirectories
-        let loopGuard: WebLoopGuard
-        var apps: [AppConfig]?
-
-        init(environment: [String: String] = CurrentProcess.environment) {
-            self.environment = environment
-            directories = XDGDirectories(environment: environment)
-            // With no runtime folder the loop rule keeps its record in the cache's (private) folder.
-            loopGuard = WebLoopGuard(folder: (directories.runtimeDirectory ?? directories.cacheHome) + "/linkd")
-        }
-
-        /// The apps of apps.d (read by `loader`, else the installed folders' loader), read the first time.
-        mutating func loadApps(with loader: ConfigLoader? = nil) -> [AppConfig] {
-            if let apps { return apps }
-            let loaded = (loader ?? ConfigLoader.installed(environment: environment, actions: .linkd)).load().apps
-            apps = loaded
-            return loaded
-        }
-
-        /// Whether an app may take `link`, from ``WebClaimIndex`` when it is current; else apps.d is read (for the
-        /// decision that follows) and the index made anew.
-        mutating func mayBeClaimed(_ link: LinkURL) -> Bool {
-            guard link.scheme == "https" else { return false }
-            guard apps == nil else { return true }
-            let path = directories.cacheHome + "/linkd/web-claims"
-            if let index = WebClaimIndex.current(at: path) { return index.hosts.contains(link.hostname) }
-            let loader = ConfigLoader.installed(environment: environment, actions: .linkd)
-            let sources = WebClaimIndex.sources(of: loader.directories.map(\.path))
-            let apps = loadApps(with: loader)
-            try? WebClaimIndex(sources: sources, apps: apps).write(to: path, now: WallClock.seconds)
-            return true
-        }
-    }
-
-    /// Where `bytes` goes: the loop rule first, then the decision from apps.d and the association files' cache. When
-    /// `becomesBrowser`, this process becomes the browser a link goes to (the last link of the command).
-    static func webStep(for bytes: [UInt8], _ context: inout WebContext, becomesBrowser: Bool = true) -> WebStep {
-        let text = String(decoding: bytes, as: UTF8.self)
-        let now = Double(WallClock.seconds)
-        let environment = context.environment
-        let browser = { becomesBrowser ? chooseBrowser(environment)?.processBecoming : nil }
-        switch (try? context.loopGuard.arrive(text, now: now, browser: browser)) ?? .route {
-        case .stop: return .stop(text)
-        case .browserAgain: return .browser(text, recordsPass: false)
-        case .route: break
-        }
-        guard let link = try? LinkURL(parsing: bytes) else { return .browser(text, recordsPass: true) }
-        // A link in a mail scanner's wrapper is decided as the link it wraps: the app gets that link, never a request
-        // to the wrapper; the browser gets the link as it was clicked, wrapper and all.
-        let inner = LinkWrapper.unwrap(link)
-        if inner == nil, !context.mayBeClaimed(link) { return .browser(text, recordsPass: true) }
-        // A wrapper is opened only to an https link, which must then be an app's as any web link: one that wraps a
-        // custom scheme (a forged `google.com/url?q=myapp://…`, an app's program run with no question, disguised as
-        // google.com) goes to the browser as clicked, which asks before it opens an app.
-        if let inner, inner.scheme != "https" { return .browser(text, recordsPass: true) }
-        let apps = context.loadApps()
-        let target = inner ?? link
-        let toApp = WebStep.app(inner?.href ?? text, clicked: text)
-        let cache = AssociationCache(folder: context.directories.cacheHome + "/linkd/associations")
-        switch WebLinkDecision.decide(target, apps: apps, cache: cache, now: now) {
-        case .browser: return .browser(text, recordsPass: true)
-        case .app: return toApp
-        }
-    }
-
     /// The click of one web link (`linkd open --web URL`) that goes to the browser, at once, before the rest of linkd
     /// starts (no thread, nothing else to wait for): the browser takes this process's place. When there is more to do
     /// (a link for the daemon, a loop to report, no browser, a browser that cannot be run), the step decided, for
@@ -102,8 +23,9 @@ extension OpenCommand {
             command.urls.count == 1
         else { return nil }
         var context = WebContext()
-        let step = webStep(for: command.urls[0], &context, becomesBrowser: true)
-        guard case .browser(let url, let recordsPass) = step, let browser = chooseBrowser(context.environment) else {
+        let step = WebStep.decide(for: command.urls[0], &context, becomesBrowser: true)
+        guard case .browser(let url, let recordsPass) = step, let browser = WebBrowser.forWebLinks(context.environment)
+        else {
             return (command, step)
         }
         if recordsPass {
@@ -121,7 +43,7 @@ extension OpenCommand {
         for (index, bytes) in urls.enumerated() {
             // The last link's browser takes this process's place, as a launcher would have started it.
             let isLast = index == urls.count - 1
-            let step = (index == 0 ? decided : nil) ?? Self.webStep(for: bytes, &context, becomesBrowser: isLast)
+            let step = (index == 0 ? decided : nil) ?? WebStep.decide(for: bytes, &context, becomesBrowser: isLast)
             let code: ExitCode
             switch step {
             case .stop(let url):
@@ -139,11 +61,6 @@ extension OpenCommand {
             worst = max(worst, code)
         }
         return worst
-    }
-
-    /// The browser web links go to: the one `linkd register --web` recorded, else another installed one.
-    static func chooseBrowser(_ environment: [String: String]) -> WebBrowser? {
-        WebBrowser.choose(recorded: Registrar.recordedBrowser(environment: environment), environment: environment)
     }
 
     /// Hands `url` to the daemon for its app, as `linkd open` does any link; `nil` when the app cannot take it now (or
@@ -187,7 +104,7 @@ extension OpenCommand {
         return code
     }
 
-    /// Opens `url` in the browser (``chooseBrowser(_:)``); the pass is recorded in `record` so that a link handed
+    /// Opens `url` in the browser (``WebBrowser/forWebLinks(_:)``); the pass is recorded in `record` so that a link handed
     /// straight back is known. When `replacing`, the browser takes this process's place (the last link). No browser:
     /// said, exit 69.
     private func toBrowser(
@@ -197,7 +114,7 @@ extension OpenCommand {
         _ context: WebContext,
         _ console: Console
     ) async -> ExitCode {
-        guard let browser = Self.chooseBrowser(context.environment) else {
+        guard let browser = WebBrowser.forWebLinks(context.environment) else {
             return await sayNotOpened(
                 "no web browser is installed to open the link in; install one and click it again",
                 exitCode: .unavailable,

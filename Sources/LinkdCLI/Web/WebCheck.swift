@@ -1,6 +1,7 @@
 import LinkdConfig
 import LinkdSession
 import LinkdSystem
+import LinkdWeb
 
 /// What `linkd check` says of the apps' `web` sections: for each `https` host an app's links claim, an association file
 /// its identity needs that does not list it, or that cannot be had — each at the key of that identity in the app's

@@ -1,5 +1,4 @@
 import LinkdConfig
-import LinkdDaemon
 import LinkdSession
 import LinkdWeb
 
@@ -98,9 +97,9 @@ struct WebHostStatus: Equatable {
         }
     }
 
-    /// Fetches the files of `apps`' hosts that are due (``AssociationRefresh/targets(of:)``, the daemon's list).
+    /// Fetches the files of `apps`' hosts that are due (``AssociationTarget/targets(of:)``, the daemon's list too).
     static func refresh(_ apps: [AppConfig], cache: AssociationCache, now: Double) async {
-        for target in AssociationRefresh.targets(of: apps) {
+        for target in AssociationTarget.targets(of: apps) {
             await cache.refresh(target.file, host: target.host, trust: target.trust, now: now)
         }
     }

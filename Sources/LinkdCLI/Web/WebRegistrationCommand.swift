@@ -1,9 +1,9 @@
 import FoundationEssentials
 import LinkdConfig
-import LinkdDaemon
 import LinkdDesktop
 import LinkdSession
 import LinkdSystem
+import LinkdWeb
 import LinkdWire
 
 /// `linkd register --web` and `linkd unregister --web`: web links' registration, which `RegisterCommand` and

@@ -1,9 +1,9 @@
 import LinkdConfig
-import LinkdDaemon
 import LinkdDesktop
 import LinkdFormats
 import LinkdSession
 import LinkdSystem
+import LinkdWeb
 
 /// What `linkd status` says of web links: whether they come to linkd, the browser that gets the others, each claimed
 /// host's verification, and a browser that took the links back (which makes `status` exit 1).

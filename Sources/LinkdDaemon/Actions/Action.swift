@@ -36,8 +36,9 @@ protocol LinkClient: PasswordSource {
 
 /// One kind of action an apps.d link names (`exec`, `dbus`, `forward`, `reset`, `signin`).
 ///
-/// To add an action: a file in `Actions/` with a type that conforms, its settings (how apps.d writes it, how
-/// `linkd route` shows it), what its spool entry keeps (``Spool/Entry/Kind``), and its entry in ``ActionSet``'s list.
+/// To add an action: its settings (how apps.d writes it, how `linkd route` shows it) in
+/// `Sources/LinkdConfig/Actions` and in ``ActionKinds/linkd``; a file in `Actions/` with a type that conforms, what its
+/// spool entry keeps (``Spool/Entry/Kind``), and its entry in ``ActionSet``'s list.
 /// ``LinkService`` finds the action by its keyword to open a link and to replay a spool entry.
 protocol Action: Sendable {
     /// What apps.d says of the action, read by its own ``ActionSettings/decode(_:at:with:)``.

@@ -1,9 +1,10 @@
-package import LinkdConfig
+import LinkdConfig
 import LinkdSession
 
 /// The daemon's actions, one of each, and the one list they are registered in (``registered``): ``LinkService`` finds
-/// a link's action by its apps.d keyword, and a spool entry's by its kind, here; the configuration reads the links
-/// that name them (``ActionKinds/linkd``).
+/// a link's action by its apps.d keyword, and a spool entry's by its kind, here. The configuration reads the links that
+/// name them with ``ActionKinds/linkd``, the same list of settings types (`Sources/LinkdConfig/Actions`), so that
+/// reading apps.d needs no daemon.
 struct ActionSet: Sendable {
     /// An action's type and how the set makes it from what the daemon was given.
     struct Registration: Sendable {
@@ -81,9 +82,4 @@ struct ActionSet: Sendable {
         forward = setup.forward
         self.signIn = signIn
     }
-}
-
-extension ActionKinds {
-    /// The actions of linkd's daemon: what an apps.d link may name.
-    package static let linkd = ActionSet.kinds(ActionSet.registered)
 }

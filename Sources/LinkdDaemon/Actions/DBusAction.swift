@@ -6,19 +6,7 @@ import LinkdWire
 /// The `dbus` action: `org.freedesktop.Application.Open` on the app id, which D-Bus activates when it is not
 /// running. The link stays in the spool until the app has answered.
 struct DBusAction: Action {
-    /// `{"dbus": "com.example.Notes"}`: the app id `Open` is called on.
-    struct Settings: ActionSettings {
-        static let keyword = "dbus"
-        static let example = #"{"dbus": "app.id"}"#
-        let appID: String
-
-        static func decode(_ value: JSONValue?, at path: String, with decoder: inout AppConfigDecoder) -> Self? {
-            decoder.appID(value, at: path).map(Settings.init)
-        }
-
-        var json: JSONValue { .object([("dbus", .string(appID))]) }
-        var summary: String { "dbus " + DisplayText.sanitize(appID) }
-    }
+    typealias Settings = DBusSettings
 
     /// How long the app may take to answer `Open`, D-Bus activation included.
     static let timeout: Duration = .seconds(25)

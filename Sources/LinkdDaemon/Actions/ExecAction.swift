@@ -10,21 +10,7 @@ import LinkdWire
 /// likes — it outlives the daemon, and its link is never replayed. What it writes goes to the log, redacted
 /// (``ProgramSupervisor``).
 struct ExecAction: Action {
-    /// `{"exec": [program, argument…]}`: the argv, whose first word is the program's absolute path as
-    /// ``ProgramSearch`` found it when the configuration was read, so that exactly that file runs (or, when it was not
-    /// found, the name as written, which is never run).
-    struct Settings: ActionSettings {
-        static let keyword = "exec"
-        static let example = #"{"exec": [argv…]}"#
-        let argv: [String]
-
-        static func decode(_ value: JSONValue?, at path: String, with decoder: inout AppConfigDecoder) -> Self? {
-            decoder.programArgv(value, at: path).map(Settings.init)
-        }
-
-        var json: JSONValue { .object([("exec", .array(argv.map { .string($0) }))]) }
-        var summary: String { "exec " + ShellWords.display(argv) }
-    }
+    typealias Settings = ExecSettings
 
     /// Each program is its own: a replay starts several at once.
     static let replaysSideBySide = true

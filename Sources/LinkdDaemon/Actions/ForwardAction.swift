@@ -6,18 +6,7 @@ import LinkdWire
 /// The `forward` action: the link goes to the app's subscriber (a connection that sent `{"op": "subscribe"}`), or
 /// waits in a queue, oldest first, until one subscribes or its time to live passes.
 actor ForwardAction: Action {
-    /// `"forward"`: nothing to set.
-    struct Settings: ActionSettings {
-        static let keyword = "forward"
-        static let example = #""forward""#
-
-        static func decode(_ value: JSONValue?, at path: String, with decoder: inout AppConfigDecoder) -> Self? {
-            decoder.expectKeywordAlone(keyword, value, at: path) ? Settings() : nil
-        }
-
-        var json: JSONValue { .string("forward") }
-        var summary: String { "forward" }
-    }
+    typealias Settings = ForwardSettings
 
     /// One link line for a subscriber.
     struct Outgoing: Sendable {

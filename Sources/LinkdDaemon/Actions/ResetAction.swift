@@ -1,5 +1,5 @@
 import FoundationEssentials
-package import LinkdConfig
+import LinkdConfig
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
@@ -9,34 +9,7 @@ import LinkdWire
 /// app's backend, the client is asked for the password, and the result goes back to the client — or to a desktop
 /// notification when no client waits any more.
 struct ResetAction: Action {
-    /// `"reset"`: the link's format and backend say the rest.
-    struct Settings: ActionSettings {
-        static let keyword = "reset"
-        static let example = #""reset""#
-
-        static func decode(_ value: JSONValue?, at path: String, with decoder: inout AppConfigDecoder) -> Self? {
-            decoder.expectKeywordAlone(keyword, value, at: path) ? Settings() : nil
-        }
-
-        /// A reset link needs the `supabase` or `appservices` format and a backend of the same kind.
-        func check(_ link: ActionLinkFacts, at path: String, with decoder: inout AppConfigDecoder) {
-            guard let format = link.format, format == .supabase || format == .appservices else {
-                decoder.fail("\(path).format", "action 'reset' needs format 'supabase' or 'appservices'")
-                return
-            }
-            guard let backend = link.backend else {
-                decoder.fail("\(path).action", "action 'reset' needs a backend (the app's or the link's)")
-                return
-            }
-            if backend.format != format {
-                let location = link.hasOwnBackend ? "\(path).backend" : "$.backend"
-                decoder.fail(location, "a '\(backend.format.rawValue)' backend cannot reset '\(format.rawValue)' links")
-            }
-        }
-
-        var json: JSONValue { .string("reset") }
-        var summary: String { "reset" }
-    }
+    typealias Settings = ResetSettings
 
     /// The verifiers of resets requested with `linkd reset request`.
     let pkceStore: PKCEStore?
@@ -177,11 +150,6 @@ struct ResetAction: Action {
         }
         return response
     }
-}
-
-extension LinkConfig {
-    /// Whether the link's action is a password reset (`linkd reset request` asks for one).
-    package var resetsPassword: Bool { action.settings(as: ResetAction.Settings.self) != nil }
 }
 
 extension Spool.Entry.Kind {

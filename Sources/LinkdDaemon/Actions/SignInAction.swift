@@ -1,5 +1,5 @@
 import FoundationEssentials
-package import LinkdConfig
+import LinkdConfig
 import LinkdDesktop
 import LinkdFormats
 import LinkdRouting
@@ -17,75 +17,9 @@ import LinkdWire
 /// delivered only once the person has confirmed it ("Sign in to APP as EMAIL?", with the account as the backend
 /// names it) on the terminal of `linkd open`, and refused before anything is sent when no one can be asked.
 struct SignInAction: Action {
-    /// `{"signin": {"exec": [argv…]}}` or `{"signin": "forward"}`: where the session goes.
-    struct Settings: ActionSettings {
-        static let keyword = "signin"
-        static let example = #"{"signin": …}"#
-        let delivery: Delivery
+    typealias Settings = SignInSettings
 
-        static func decode(_ value: JSONValue?, at path: String, with decoder: inout AppConfigDecoder) -> Self? {
-            let members = value?.objectMembers ?? []
-            switch value {
-            case .object where members.count == 1 && members[0].0 == "exec":
-                return decoder.programArgv(members[0].1, at: "\(path).exec").map { Settings(delivery: .exec($0)) }
-            case .string("forward"):
-                return Settings(delivery: .forward)
-            default:
-                decoder.fail(path, #"expected {"exec": [argv…]} or "forward": where the session goes"#)
-                return nil
-            }
-        }
-
-        /// A `signin` link needs the `supabase` format (the routes that sign in through PKCE, a token hash or the
-        /// implicit flow) and a Supabase backend, the `appservices` format (an email confirmation) and an App
-        /// Services backend, or the `apple` format (a Sign in with Apple callback), the app's `apple` settings and
-        /// either backend.
-        func check(_ link: ActionLinkFacts, at path: String, with decoder: inout AppConfigDecoder) {
-            guard let format = link.format, [.supabase, .appservices, .apple].contains(format) else {
-                decoder.fail("\(path).format", "action 'signin' needs format 'supabase', 'appservices' or 'apple'")
-                return
-            }
-            guard let backend = link.backend else {
-                decoder.fail("\(path).action", "action 'signin' needs a backend (the app's or the link's)")
-                return
-            }
-            if format == .apple {
-                // Either backend takes an Apple id token: Supabase's id-token grant, App Services' oauth2-apple login.
-                if !link.hasApple {
-                    decoder.fail("\(path).format", "an 'apple' sign-in link needs the app's 'apple' settings")
-                }
-            } else if backend.format != format {
-                let location = link.hasOwnBackend ? "\(path).backend" : "$.backend"
-                decoder.fail(
-                    location,
-                    "a '\(backend.format.rawValue)' backend cannot sign in with '\(format.rawValue)' links"
-                )
-            }
-        }
-
-        var json: JSONValue {
-            switch delivery {
-            case .exec(let argv): .object([("signin", ExecAction.Settings(argv: argv).json)])
-            case .forward: .object([("signin", .string("forward"))])
-            }
-        }
-
-        var summary: String {
-            switch delivery {
-            case .exec(let argv): "signin, then " + ExecAction.Settings(argv: argv).summary
-            case .forward: "signin, then forward"
-            }
-        }
-    }
-
-    /// Where the session goes.
-    enum Delivery: Sendable, Equatable {
-        /// Start the program (argv as in ``ExecAction/Settings``) and hand it the session as JSON on standard input.
-        case exec([String])
-        /// Hand the session to the app's subscriber (as ``ForwardAction`` does a link), waiting in the daemon's
-        /// memory, never on disk, until the app subscribes or the time to live passes.
-        case forward
-    }
+    typealias Delivery = SignInSettings.Delivery
 
     /// The verifiers of sign-ins started with `linkd login`.
     let pkceStore: PKCEStore?
@@ -240,11 +174,6 @@ extension SignInAction {
     func giveSlot(_ delivery: Delivery) {
         if case .exec = delivery { programs.supervisor.slots.give() }
     }
-}
-
-extension LinkConfig {
-    /// Whether the link's action signs in (`linkd login` starts one).
-    package var signsIn: Bool { action.settings(as: SignInAction.Settings.self) != nil }
 }
 
 extension Spool.Entry.Kind {

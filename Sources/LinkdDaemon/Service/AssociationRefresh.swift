@@ -1,20 +1,14 @@
-package import LinkdConfig
+import LinkdConfig
 import LinkdRouting
-package import LinkdSession
+import LinkdSession
 import LinkdSystem
+import LinkdWeb
 
 /// The association files of the apps' web links, fetched when the configuration is read — never when a link is
 /// clicked, which reads the cache alone (see `linkd open`). Each app with a `web` section has, for each `https` host
 /// its links claim, the files its identity needs fetched when they are due (``AssociationCache/isDue(_:host:now:)``),
 /// one at a time, in this loop beside the daemon's other work.
-package struct AssociationRefresh: Sendable {
-    /// One file of one host, and how it is fetched: with the system's trust, or an app's own.
-    package struct Target: Sendable, Equatable {
-        package let host: String
-        package let file: AssociationFile
-        package let trust: AssociationTrust?
-    }
-
+struct AssociationRefresh: Sendable {
     let cache: AssociationCache
     let log: DaemonLog
     private let readings: AsyncStream<[AppConfig]>
@@ -31,33 +25,11 @@ package struct AssociationRefresh: Sendable {
         input.yield(apps)
     }
 
-    /// The files `apps` need: for each app with a `web` section, each `https` host its links claim (with its port
-    /// when it has one), the apple-app-site-association when it names `appleAppId`, the assetlinks.json when it names
-    /// `androidPackage`.
-    package static func targets(of apps: [AppConfig]) -> [Target] {
-        var targets: [Target] = []
-        for app in apps {
-            guard let web = app.web else { continue }
-            let hosts = app.webHosts
-            var files: [AssociationFile] = []
-            if web.appleAppID != nil { files.append(.apple) }
-            if web.androidPackage != nil { files.append(.android) }
-            for host in hosts {
-                for file in files {
-                    let trust = AssociationTrust(app: app.app, caFile: web.caFile, proxy: web.proxy)
-                    let target = Target(host: host, file: file, trust: trust)
-                    if !targets.contains(target) { targets.append(target) }
-                }
-            }
-        }
-        return targets
-    }
-
     /// Takes up each reading until the daemon stops: the files that are due are fetched, and what came of each is
     /// logged (the host and the file, never a link).
     func run() async {
         for await apps in readings {
-            let targets = Self.targets(of: apps)
+            let targets = AssociationTarget.targets(of: apps)
             var due = 0
             for target in targets where !Task.isCancelled {
                 let now = Double(WallClock.seconds)

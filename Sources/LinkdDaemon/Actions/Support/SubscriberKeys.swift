@@ -28,7 +28,7 @@ final class SubscriberKeys: Sendable {
     /// - Returns: problems, for the log (a key file that cannot be written: that app's sessions wait for nothing).
     func prepare(for apps: [AppConfig]) -> [String] {
         let forwarding = apps.filter { app in
-            app.links.contains { $0.action.settings(as: SignInAction.Settings.self)?.delivery == .forward }
+            app.links.contains { $0.action.settings(as: SignInSettings.self)?.delivery == .forward }
         }.map(\.app)
         var problems: [String] = []
         var prepared: [String: String] = [:]

@@ -1,6 +1,7 @@
 import Foundation
 import LinkdSession
 import LinkdTestSupport
+import LinkdWeb
 import Testing
 
 /// Association files fetched as the platforms fetch them, from a real HTTPS server of the tests (the test CA's

@@ -1,5 +1,6 @@
 import Foundation
 import LinkdSession
+import LinkdWeb
 import Testing
 
 /// The cache of association files: fresh for a day, then used while it is fetched again for up to a week, a failed

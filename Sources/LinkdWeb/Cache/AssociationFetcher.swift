@@ -1,3 +1,5 @@
+import LinkdSession
+
 /// Fetches a site's association files as the platforms do: over https with a valid certificate (the system's CAs
 /// and the app's `web.caFile`), no redirect followed (a 3xx is a failure), within the file's size limit and 5 s,
 /// and through no proxy but the app's `web.proxy`.

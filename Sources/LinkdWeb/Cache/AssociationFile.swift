@@ -1,5 +1,3 @@
-package import LinkdWeb
-
 /// The two association files a site publishes for its apps.
 package enum AssociationFile: String, Sendable, CaseIterable {
     /// `/.well-known/apple-app-site-association`: Apple app ids and the links each may open.

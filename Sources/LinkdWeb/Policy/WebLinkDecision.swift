@@ -1,8 +1,6 @@
-import LinkdConfig
-import LinkdDaemon
-import LinkdRouting
+package import LinkdConfig
+package import LinkdRouting
 import LinkdSession
-import LinkdWeb
 
 /// Where a clicked web link goes, decided from local data alone (apps.d and the association files in the cache), never
 /// the network: to the app that claims it when the app's site agrees — as iOS opens an app for a universal link —
@@ -13,14 +11,14 @@ import LinkdWeb
 /// assetlinks.json, which admits the whole host). The emailed link of an app's own backend
 /// (`https://PROJECT.supabase.co/auth/v1/verify?…`) is that app's too when its `redirect_to` is one of the app's
 /// links; with another (the project's website) it is the browser's, and nothing asks the backend about it.
-enum WebLinkDecision: Equatable {
+package enum WebLinkDecision: Equatable {
     /// To the daemon, for the app.
     case app(String)
     /// To the browser, and why (for `linkd status`, never logged).
     case browser(Reason)
 
     /// Why a web link goes to the browser.
-    enum Reason: Equatable {
+    package enum Reason: Equatable {
         /// Plain `http`: never an app's.
         case notHTTPS
         /// No app claims it.
@@ -32,7 +30,12 @@ enum WebLinkDecision: Equatable {
     }
 
     /// Where `link` goes, with `apps` and the association files of `cache` at `now`.
-    static func decide(_ link: LinkURL, apps: [AppConfig], cache: AssociationCache, now: Double) -> WebLinkDecision {
+    package static func decide(
+        _ link: LinkURL,
+        apps: [AppConfig],
+        cache: AssociationCache,
+        now: Double
+    ) -> WebLinkDecision {
         guard link.scheme == "https" else { return .browser(.notHTTPS) }
         let resolver = LinkResolver(apps: apps, fallbackToBuiltIns: false)
         if let emailing = resolver.emailingApp(of: link) { return .app(emailing.app.app) }

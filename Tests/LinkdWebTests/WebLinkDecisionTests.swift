@@ -1,11 +1,9 @@
 import Foundation
 import LinkdConfig
-import LinkdDaemon
 import LinkdRouting
 import LinkdSession
+import LinkdWeb
 import Testing
-
-@testable import LinkdCLI
 
 /// Where a clicked web link goes, from apps.d and the cached association files alone: the app when its site admits
 /// the link for the app's identity (or the link is the app's own backend's emailed link), the browser otherwise, with

@@ -1,11 +1,9 @@
 import Foundation
 import LinkdConfig
-import LinkdDaemon
 import LinkdRouting
 import LinkdSystem
+import LinkdWeb
 import Testing
-
-@testable import LinkdCLI
 
 /// The index of the hosts apps.d may take web links of: what it lists, that it reads back what it writes, that any
 /// change to apps.d makes it stale, that it is not kept while apps.d's files are still being written, and that a click
@@ -139,15 +137,15 @@ import Testing
         let home = try Home(["notes.json": Self.notes])
         defer { home.remove() }
         try home.writeSettledIndex()
-        var context = OpenCommand.WebContext(environment: home.environment)
+        var context = WebContext(environment: home.environment)
         let link = "https://elsewhere.example.org/article?id=7"
-        #expect(OpenCommand.webStep(for: Array(link.utf8), &context) == .browser(link, recordsPass: true))
+        #expect(WebStep.decide(for: Array(link.utf8), &context) == .browser(link, recordsPass: true))
         #expect(context.apps == nil)
 
         // A link of a listed host is decided from apps.d.
-        var claimed = OpenCommand.WebContext(environment: home.environment)
+        var claimed = WebContext(environment: home.environment)
         let reset = "https://notes.example.com/reset?token=t&tokenId=i"
-        _ = OpenCommand.webStep(for: Array(reset.utf8), &claimed)
+        _ = WebStep.decide(for: Array(reset.utf8), &claimed)
         #expect(claimed.apps?.map(\.app) == ["com.example.Notes"])
 
         // Once apps.d changes, the next click reads it again: a new app claiming the host is seen at once.
@@ -157,8 +155,8 @@ import Testing
             {"app": "com.example.Else", "links": [{"match": "https://elsewhere.example.org/article", "action": "forward"}]}
             """#
         )
-        var later = OpenCommand.WebContext(environment: home.environment)
-        _ = OpenCommand.webStep(for: Array((link + "&again").utf8), &later)
+        var later = WebContext(environment: home.environment)
+        _ = WebStep.decide(for: Array((link + "&again").utf8), &later)
         #expect(later.apps?.map(\.app).sorted() == ["com.example.Else", "com.example.Notes"])
     }
 }

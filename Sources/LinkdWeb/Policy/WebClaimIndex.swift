@@ -1,9 +1,8 @@
-import LinkdConfig
-import LinkdDaemon
+package import LinkdConfig
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
-import LinkdSystem
+package import LinkdSystem
 
 /// The hosts whose `https` links an app of apps.d may take — a host of one of its links' patterns, or of one of its
 /// backends' emailed links — kept in `$XDG_CACHE_HOME/linkd/web-claims` with the stamps (``FileStamp``) of the apps.d
@@ -13,23 +12,28 @@ import LinkdSystem
 ///
 /// The index can only ever send a link to the browser: a link of a host it lists is decided from apps.d itself. It
 /// names the hosts of apps.d, never a clicked link.
-struct WebClaimIndex: Equatable {
+package struct WebClaimIndex: Equatable {
     /// A folder or file the index was read from, and its stamp then (`nil`: it was not there).
-    struct Source: Equatable {
-        let path: String
-        let stamp: FileStamp?
+    package struct Source: Equatable {
+        package let path: String
+        package let stamp: FileStamp?
+
+        package init(path: String, stamp: FileStamp?) {
+            self.path = path
+            self.stamp = stamp
+        }
     }
 
     /// The apps.d folders, then the `*.json` files in them, in order.
-    var sources: [Source]
+    package var sources: [Source]
     /// The hosts an app may take links of.
-    var hosts: Set<String>
+    package var hosts: Set<String>
 
     private static let header = "linkd web-claims 1"
 
     /// The folders `directories` and their `*.json` files, stamped now: taken before apps.d is read, so that a change
     /// while it is read shows as a stamp that differs.
-    static func sources(of directories: [String]) -> [Source] {
+    package static func sources(of directories: [String]) -> [Source] {
         var sources: [Source] = []
         var files: [Source] = []
         for directory in directories {
@@ -45,7 +49,7 @@ struct WebClaimIndex: Equatable {
     }
 
     /// The index of `apps`, as read from `sources`.
-    init(sources: [Source], apps: [AppConfig]) {
+    package init(sources: [Source], apps: [AppConfig]) {
         self.sources = sources
         var hosts: Set<String> = []
         for app in apps {
@@ -58,18 +62,18 @@ struct WebClaimIndex: Equatable {
         self.hosts = hosts
     }
 
-    init(sources: [Source], hosts: Set<String>) {
+    package init(sources: [Source], hosts: Set<String>) {
         self.sources = sources
         self.hosts = hosts
     }
 
     /// Whether every source still has the stamp it had.
-    var isCurrent: Bool {
+    package var isCurrent: Bool {
         sources.allSatisfy { FileStamp(of: $0.path) == $0.stamp }
     }
 
     /// The index at `path` when it reads and is current; `nil` otherwise.
-    static func current(at path: String) -> WebClaimIndex? {
+    package static func current(at path: String) -> WebClaimIndex? {
         guard let bytes = FileSystem.contents(of: path, limit: 1 << 20),
             let index = WebClaimIndex(parsing: String(decoding: bytes, as: UTF8.self)), index.isCurrent
         else { return nil }
@@ -79,7 +83,7 @@ struct WebClaimIndex: Equatable {
     /// Writes the index to `path` (its folder made, 0700), unless a source changed within
     /// ``FileStamp/settlingSeconds`` of `now` (its stamp would not tell a change in the same tick of the clock) or a
     /// path holds a line break: then there is no index, and each click reads apps.d.
-    func write(to path: String, now: Int64) throws(SystemError) {
+    package func write(to path: String, now: Int64) throws(SystemError) {
         guard sources.allSatisfy({ $0.stamp?.isSettled(at: now) ?? true && !$0.path.contains("\n") }) else {
             _ = FileSystem.remove(path)
             return
@@ -92,7 +96,7 @@ struct WebClaimIndex: Equatable {
 
     /// The file's text: the header, a `source` line per source (`-` for one that was not there, else device, inode,
     /// mode, size, modified, changed; the path last, as it may hold spaces), a `host` line per host.
-    var text: String {
+    package var text: String {
         var text = Self.header + "\n"
         for source in sources {
             if let stamp = source.stamp {
@@ -108,7 +112,7 @@ struct WebClaimIndex: Equatable {
     }
 
     /// Reads ``text``; `nil` for anything else.
-    init?(parsing text: String) {
+    package init?(parsing text: String) {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.first == Substring(Self.header), lines.last == "" else { return nil }
         lines.removeFirst()
