@@ -24,7 +24,10 @@ import Testing
         let registered = ActionSet.registered.map { $0.type.settingsType }
         #expect(registered.map { $0.keyword } == ActionKinds.linkd.keywords)
         for (daemon, vocabulary) in zip(registered, ActionKinds.linkd.all) {
-            #expect(daemon == vocabulary, "\(daemon.keyword): the daemon reads the vocabulary's settings type")
+            #expect(
+                ObjectIdentifier(daemon) == ObjectIdentifier(vocabulary),
+                "\(daemon.keyword): the daemon reads the vocabulary's settings type"
+            )
         }
     }
 
