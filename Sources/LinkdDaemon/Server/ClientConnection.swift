@@ -92,11 +92,10 @@ actor ClientConnection {
     ) async throws(WireProtocol.Failure) -> WireProtocol.Response? {
         switch request {
         case .open(let url, let interactive, let canConfirm, let web):
-            // A clicked web link the app cannot take now goes back, untouched, to open in the browser.
-            if web, await !service.canTakeWebLink(url) { throw .appUnavailable }
-            // Only a client that can answer a question is handed to the service.
+            // Only a client that can answer a question is handed to the service. A clicked web link the app cannot
+            // take now goes back, untouched, to open in the browser.
             self.canConfirm = canConfirm
-            return await service.open(url, client: interactive || canConfirm ? self : nil)
+            return await service.open(url, client: interactive || canConfirm ? self : nil, web: web)
         case .awaitSignIn(let app, let canConfirm):
             self.canConfirm = canConfirm
             // Registered before it is acknowledged: a sign-in that comes back after the answer finds it.

@@ -2,6 +2,7 @@ import LinkdConfig
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
+import LinkdWeb
 import LinkdWire
 
 extension LinkService {
@@ -50,12 +51,5 @@ extension LinkService {
             )
         }
         return await open(target.href, client: client)
-    }
-
-    /// Whether a clicked web link can be taken now: an emailed link of an app's backend always (its reset or sign-in
-    /// runs), any other when its app can take it (``canTakeNow(_:)``).
-    func canTakeWebLink(_ url: String) async -> Bool {
-        if let link = try? LinkURL(parsing: url), resolver.emailingApp(of: link) != nil { return true }
-        return await canTakeNow(url)
     }
 }

@@ -2,6 +2,7 @@ import LinkdConfig
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
+import LinkdWeb
 import LinkdWire
 
 /// What the daemon does with links: route them with the apps.d configuration, record them in the spool before they
@@ -81,29 +82,38 @@ actor LinkService {
 
     /// Answers `{"op": "open"}`; `client`, when the client said it can, answers a reset's password question. A link in
     /// a mail scanner's wrapper (``LinkWrapper``) is taken as the link it wraps.
-    func open(_ text: String, client: (any LinkClient)? = nil) async -> WireProtocol.Response {
+    ///
+    /// A `web` link (clicked, decided the app's by `linkd open --web`) that its app cannot take now — no app claims it
+    /// today, or its action cannot take it (``Action/canTakeNow(_:context:)``) — is answered `app_unavailable`, untouched,
+    /// so that it opens in the browser; an emailed link of an app's backend is always taken (its reset or sign-in runs).
+    /// The link is parsed and resolved once for both.
+    func open(_ text: String, client: (any LinkClient)? = nil, web: Bool = false) async -> WireProtocol.Response {
         let link: LinkURL
         let resolution: Resolution
         do throws(RouteError) {
             let parsed = try LinkURL(parsing: text)
             link = LinkWrapper.unwrap(parsed) ?? parsed
         } catch {
-            return refused(error, link: nil)
+            return web ? .failed(.appUnavailable) : refused(error, link: nil)
         }
         do throws(RouteError) {
             resolution = try resolver.resolve(link)
         } catch {
             if case .unmatched = error, let answer = await openEmailed(link, client: client) { return answer }
-            return refused(error, link: link)
+            return web ? .failed(.appUnavailable) : refused(error, link: link)
         }
         guard let app = resolution.app, let claim = resolution.link else {
             preconditionFailure("a resolver without the built-in fallback always names the app")
         }
         let claimed = ClaimedLink(url: link.href, app: app, claim: claim, route: resolution.route)
         guard let action = actions.byKeyword[claim.action.keyword] else {
+            if web { return .failed(.appUnavailable) }
             log.error("linkd has no '\(claim.action.keyword)' action", [("LINKD_APP", app.app)])
             let message = "linkd has no '\(claim.action.keyword)' action; nothing was done with the link"
             return .failed(WireProtocol.Failure(kind: .unavailable, reason: .actionFailed, message: message))
+        }
+        if web, resolver.emailingApp(of: link) == nil, await !action.canTakeNow(claimed, context: context) {
+            return .failed(.appUnavailable)
         }
         return await action.open(claimed, client: client, context: context)
     }
