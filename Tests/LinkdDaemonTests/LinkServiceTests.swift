@@ -11,7 +11,7 @@ import Testing
 
 /// The lines of the file a program appends to, once it has `count` of them (read again at each change of its folder,
 /// for up to 10 s).
-private func lines(of file: URL, count: Int) async throws -> [Substring] {
+func lines(of file: URL, count: Int) async throws -> [Substring] {
     let read = { ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n") }
     let events = try #require(FileEvents([file.deletingLastPathComponent().path]))
     _ = await events.wait(until: .now + .seconds(10)) { read().count >= count }
@@ -103,19 +103,6 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         func confirm(prompt: String) async -> Bool { false }
     }
 
-    private static func resetApp(_ double: GoTrueDouble) -> String {
-        #"""
-        {"app": "com.example.Reset", "links": [{"match": "resetapp://reset", "format": "supabase", "action": "reset"}],
-         "backend": {"kind": "supabase", "url": "\#(double.baseURL)", "apiKey": "\#(GoTrueDouble.apiKey)"}}
-        """#
-    }
-
-    private static func recoveryLink(_ double: GoTrueDouble) throws -> String {
-        let session = try #require(double.recoverySession(for: "ada@example.com"))
-        return
-            "resetapp://reset#access_token=\(session.accessToken)&refresh_token=\(session.refreshToken)&type=recovery"
-    }
-
     @Test func refusalsRecordNothing() async throws {
         let world = try World(
             apps: #"{"app": "com.example.A", "links": [{"match": "myapp://note/{id}", "action": "forward"}]}"#
@@ -176,73 +163,6 @@ private func lines(of file: URL, count: Int) async throws -> [Substring] {
         #expect(world.spooled.count == 1, "handed out, not yet written")
         await world.service.forward.written(outgoing.entryID, context: world.service.context)
         #expect(world.spooled.isEmpty)
-    }
-
-    @Test func aResetAsksTheClientForThePasswordAndChangesIt() async throws {
-        let double = try GoTrueDouble()
-        _ = double.addUser(email: "ada@example.com", password: "old")
-        let world = try World(apps: Self.resetApp(double))
-        let client = ScriptedClient(["new password 123"])
-        let response = await world.service.open(try Self.recoveryLink(double), client: client)
-        #expect(
-            response
-                == .accepted(
-                    route: "supabase.recovery",
-                    app: "com.example.Reset",
-                    state: .done,
-                    message: "the password of a***@example.com was changed"
-                )
-        )
-        #expect(client.prompts.withLock { $0 } == ["New password for ada@example.com (com.example.Reset)"])
-        #expect(double.password(of: "ada@example.com") == "new password 123")
-        #expect(world.spooled.isEmpty)
-    }
-
-    @Test func aResetWithoutAClientIsRefusedAndTheLinkStaysUnused() async throws {
-        let double = try GoTrueDouble()
-        _ = double.addUser(email: "ada@example.com", password: "old")
-        let world = try World(apps: Self.resetApp(double))
-        let response = await world.service.open(try Self.recoveryLink(double), client: nil)
-        #expect(response.failure?.reason == .noPasswordSource && response.failure?.kind.exitCode == .temporaryFailure)
-        #expect(double.requests.isEmpty)
-        #expect(world.spooled.isEmpty)
-    }
-
-    @Test func theStopWhileThePasswordIsAskedSendsNothing() async throws {
-        let double = try GoTrueDouble()
-        _ = double.addUser(email: "ada@example.com", password: "old")
-        let world = try World(apps: Self.resetApp(double))
-        let shutdown = world.shutdown
-        let client = ScriptedClient([], onAsk: { shutdown.stop() })  // the stop cuts the question short
-        let response = await world.service.open(try Self.recoveryLink(double), client: client)
-        #expect(response == .failed(.daemonStopping))
-        #expect(double.requests.map(\.method) == ["GET"])
-        #expect(double.password(of: "ada@example.com") == "old")
-        #expect(world.spooled.isEmpty)
-    }
-
-    @Test func twoOpensOfOneLinkRunItsProgramOnce() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("runs-\(UUID().uuidString)")
-        let apps = #"""
-            {"app": "com.example.A", "links": [{"match": "myapp://note/{id}",
-              "action": {"exec": ["/bin/sh", "-c", "cat >> '\#(root.path)'; sleep 0.3"]}}]}
-            """#
-        let world = try World(apps: apps)
-        defer { try? FileManager.default.removeItem(at: root) }
-        try await world.supervising {
-            async let first = world.service.open("myapp://note/7")
-            async let second = world.service.open("myapp://note/7")
-            let responses = await [first, second]
-            #expect(
-                responses.allSatisfy {
-                    $0 == .accepted(route: "myapp://note/{id}", app: "com.example.A", state: .delivered)
-                }
-            )
-            #expect(world.spooled.isEmpty, "delivered: the link left the spool")
-            // Once nothing holds the service, every program it started has exited: the file is whole.
-            try await world.service.activity.waitUntilQuiet()
-        }
-        #expect(try await lines(of: root, count: 1).count == 1)
     }
 
     /// What a stopped daemon left is taken up by kind: a program's link runs once more (and never a third time), a
