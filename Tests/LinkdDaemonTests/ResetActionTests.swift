@@ -59,7 +59,8 @@ import Testing
         _ = double.addUser(email: "ada@example.com", password: "old")
         let world = try LinkServiceTests.World(apps: Self.resetApp(double))
         let shutdown = world.shutdown
-        let client = LinkServiceTests.ScriptedClient([], onAsk: { shutdown.stop() })  // the stop cuts the question short
+        // The stop cuts the question short.
+        let client = LinkServiceTests.ScriptedClient([], onAsk: { shutdown.stop() })
         let response = await world.service.open(try Self.recoveryLink(double), client: client)
         #expect(response == .failed(.daemonStopping))
         #expect(double.requests.map(\.method) == ["GET"])
