@@ -27,6 +27,21 @@ struct DaemonClient {
         self.paths = paths
     }
 
+    /// A client connected to this user's daemon (``connect()``), at the paths of this process's environment.
+    ///
+    /// - Throws: a ``CommandFailure`` (exit 69) when there is no runtime folder or no daemon could be reached.
+    static func connectedToUsersDaemon() async throws(CommandFailure) -> DaemonClient {
+        let paths: DaemonPaths
+        do throws(DaemonPaths.Missing) {
+            paths = try DaemonPaths.resolve()
+        } catch {
+            throw .failed(error.description, exitCode: .unavailable)
+        }
+        var client = DaemonClient(paths: paths)
+        try await client.connect()
+        return client
+    }
+
     /// Connects, starting `linkd daemon` when nobody answers and waiting (up to five seconds) until it reports
     /// that it listens.
     ///

@@ -78,14 +78,7 @@ extension LoginCommand {
     /// A connection to the daemon that waits for the app's sign-in (`await_signin`; on a terminal the daemon asks
     /// here whether to keep it), before the browser can bring it back.
     private func waitingDaemon() async throws(CommandFailure) -> DaemonClient {
-        let paths: DaemonPaths
-        do throws(DaemonPaths.Missing) {
-            paths = try DaemonPaths.resolve()
-        } catch {
-            throw .failed(error.description, exitCode: .unavailable)
-        }
-        var client = DaemonClient(paths: paths)
-        try await client.connect()
+        var client = try await DaemonClient.connectedToUsersDaemon()
         await client.send(.awaitSignIn(app: app, canConfirm: FileDescriptor.standardInput.isTerminal))
         guard case .response(.waiting) = await client.receive(within: .seconds(10)) else {
             client.close()

@@ -51,14 +51,7 @@ extension LoginCommand {
         answers: PromptAnswers,
         _ console: Console
     ) async throws(CommandFailure) -> ExitCode {
-        let paths: DaemonPaths
-        do throws(DaemonPaths.Missing) {
-            paths = try DaemonPaths.resolve()
-        } catch {
-            throw .failed(error.description, exitCode: .unavailable)
-        }
-        var client = DaemonClient(paths: paths)
-        try await client.connect()
+        var client = try await DaemonClient.connectedToUsersDaemon()
         defer { client.close() }
         let url =
             link.match.description + "#access_token=" + session.accessToken.revealed() + "&expires_at="
