@@ -93,7 +93,16 @@ package final class SystemdUserManager: Sendable {
             stdoutPath: root.path + "/manager.log",
             stderrPath: root.path + "/manager.err"
         )
-        try notify.waitForReady(of: manager, timeout: .seconds(15))
+        do {
+            try notify.waitForReady(of: manager, timeout: .seconds(15))
+        } catch {
+            // What the manager (or the set-up before it) said is gone with `root`: the error carries it.
+            let said = ["manager.err", "manager.log"].compactMap {
+                try? String(contentsOfFile: root.path + "/" + $0, encoding: .utf8)
+            }
+            let last = said.joined().split(separator: "\n").suffix(20).joined(separator: "\n")
+            throw HarnessError.unexpected(what: "the systemd --user manager's start (\(error))", got: last)
+        }
     }
 
     deinit {
