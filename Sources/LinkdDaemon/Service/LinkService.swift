@@ -85,36 +85,37 @@ actor LinkService {
     ///
     /// A `web` link (clicked, decided the app's by `linkd open --web`) that its app cannot take now — no app claims it
     /// today, or its action cannot take it (``Action/canTakeNow(_:context:)``) — is answered `app_unavailable`, untouched,
-    /// so that it opens in the browser; an emailed link of an app's backend is always taken (its reset or sign-in runs).
-    /// The link is parsed and resolved once for both.
+    /// so that it opens in the browser; an emailed link of an app's backend, as clicked, is taken as any link (its reset
+    /// or sign-in runs). The link is parsed and resolved once for both.
     func open(_ text: String, client: (any LinkClient)? = nil, web: Bool = false) async -> WireProtocol.Response {
         let link: LinkURL
         let resolution: Resolution
+        let checksNow: Bool
         do throws(RouteError) {
             let parsed = try LinkURL(parsing: text)
             link = LinkWrapper.unwrap(parsed) ?? parsed
+            checksNow = web && resolver.emailingApp(of: parsed) == nil
         } catch {
             return web ? .failed(.appUnavailable) : refused(error, link: nil)
         }
         do throws(RouteError) {
             resolution = try resolver.resolve(link)
         } catch {
+            if checksNow { return .failed(.appUnavailable) }
             if case .unmatched = error, let answer = await openEmailed(link, client: client) { return answer }
-            return web ? .failed(.appUnavailable) : refused(error, link: link)
+            return refused(error, link: link)
         }
         guard let app = resolution.app, let claim = resolution.link else {
             preconditionFailure("a resolver without the built-in fallback always names the app")
         }
         let claimed = ClaimedLink(url: link.href, app: app, claim: claim, route: resolution.route)
         guard let action = actions.byKeyword[claim.action.keyword] else {
-            if web { return .failed(.appUnavailable) }
+            if checksNow { return .failed(.appUnavailable) }
             log.error("linkd has no '\(claim.action.keyword)' action", [("LINKD_APP", app.app)])
             let message = "linkd has no '\(claim.action.keyword)' action; nothing was done with the link"
             return .failed(WireProtocol.Failure(kind: .unavailable, reason: .actionFailed, message: message))
         }
-        if web, resolver.emailingApp(of: link) == nil, await !action.canTakeNow(claimed, context: context) {
-            return .failed(.appUnavailable)
-        }
+        if checksNow, await !action.canTakeNow(claimed, context: context) { return .failed(.appUnavailable) }
         return await action.open(claimed, client: client, context: context)
     }
 
