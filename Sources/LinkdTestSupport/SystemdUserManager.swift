@@ -71,27 +71,10 @@ package final class SystemdUserManager: Sendable {
         )
         Self.giveToUser(root)
         try Self.checkUserRuns(executable)
-        do {
-            manager = try Self.startManager(root: root, home: home, runtime: runtime)
-        } catch {
-            // A manager that did not start (seen once in CI, two at once under load) gets one more try, the first
-            // failure printed with what the manager said.
-            FileHandle.standardError.write(Data("SystemdUserManager: \(error); starting it once more\n".utf8))
-            manager = try Self.startManager(root: root, home: home, runtime: runtime)
-        }
-    }
-
-    /// Starts `systemd --user` of ``uid`` in a private mount namespace and a control group of its own, and waits
-    /// for its `READY=1`.
-    ///
-    /// - Throws: ``HarnessError/unexpected(what:got:)`` with the manager's last lines of output when it exits first or
-    ///   is not ready within 15 s (it is stopped then).
-    private static func startManager(root: URL, home: URL, runtime: URL) throws -> SpawnedProcess {
-        unlink(root.path + "/notify")
         let notify = try NotifySocket(path: root.path + "/notify")
         chmod(notify.path, 0o666)  // the manager, which is not root, reports to it
-        let cgroup = controlGroup(of: root)
-        let manager = try SpawnedProcess(
+        let cgroup = Self.controlGroup(of: root)
+        manager = try SpawnedProcess(
             "/usr/bin/unshare",
             [
                 "-m", "--propagation", "private", "/bin/sh", "-c",
@@ -100,9 +83,9 @@ package final class SystemdUserManager: Sendable {
                 // It is delegated to the user, as systemd's user@.service delegates one.
                 "for h in systemd unified; do [ -d /sys/fs/cgroup/$h ] || continue; "
                     + "mkdir -p /sys/fs/cgroup/$h/\(cgroup) && echo $$ > /sys/fs/cgroup/$h/\(cgroup)/cgroup.procs "
-                    + "&& chown -R \(uid):\(uid) /sys/fs/cgroup/$h/\(cgroup); done; "
+                    + "&& chown -R \(Self.uid):\(Self.uid) /sys/fs/cgroup/$h/\(cgroup); done; "
                     + "mkdir -p /run/systemd && mount -t tmpfs tmpfs /run/systemd && mkdir -p /run/systemd/system && "
-                    + "exec " + launcher.joined(separator: " ")
+                    + "exec " + Self.launcher.joined(separator: " ")
                     + " env -i HOME=\(home.path) XDG_RUNTIME_DIR=\(runtime.path) PATH=/usr/sbin:/usr/bin:/sbin:/bin "
                     + "NOTIFY_SOCKET=\(notify.path) /usr/lib/systemd/systemd --user",
             ],
@@ -112,10 +95,8 @@ package final class SystemdUserManager: Sendable {
         )
         do {
             try notify.waitForReady(of: manager, timeout: .seconds(15))
-            return manager
         } catch {
-            manager.terminate()
-            manager.waitUntilExit()
+            // What the manager (or the set-up before it) said is gone with `root`: the error carries it.
             let said = ["manager.err", "manager.log"].compactMap {
                 try? String(contentsOfFile: root.path + "/" + $0, encoding: .utf8)
             }
