@@ -1,11 +1,12 @@
 import Foundation
+import Glibc
 import LinkdFormats
-import LinkdSystem
 import LinkdTestSupport
 import LinkdWire
 import Testing
 
 @testable import LinkdDaemon
+@testable import LinkdSystem
 
 /// The socket server on a real Unix socket, with a service over one app: a line that is no request is answered and
 /// the next one served; a line over the limit is refused and the connection closed; the stop ends a connection that
@@ -40,6 +41,19 @@ import Testing
         }
     }
 
+    /// A listening socket at `path`, as systemd would pass one. (Not ``Listener/bind(path:lockPath:)``, whose
+    /// moment of umask 0177 is the whole process's: the tests beside this one would make their files with it.)
+    static func listener(at path: String) throws -> Listener {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(fd >= 0)
+        try UnixSocket.withAddress(path) { address, length throws(SystemError) in
+            guard bind(fd, address, length) == 0, listen(fd, 16) == 0 else {
+                throw .systemCall(operation: "listen on '\(path)'", errno: .current)
+            }
+        }
+        return try Listener.adopt(ListenedSocket(descriptor: FileDescriptor(rawValue: fd), name: "test"))
+    }
+
     /// Runs `body` with the socket's path while a server of `clients` clients at most serves it.
     static func serving(
         clients: Int = 8,
@@ -49,7 +63,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: world.root) }
         let path = world.root.appendingPathComponent("socket").path
         let server = Server(
-            listener: try Listener.bind(path: path, lockPath: path + ".lock"),
+            listener: try Self.listener(at: path),
             service: world.service,
             activity: world.service.activity,
             shutdown: world.shutdown,

@@ -50,7 +50,9 @@ package struct Listener: Sendable {
         return Listener(descriptor: socket.descriptor, ownedPath: nil, lockDescriptor: nil)
     }
 
-    /// Binds `path` (0600) after taking the start lock at `lockPath`; a stale socket file is replaced.
+    /// Binds `path` (0600) after taking the start lock at `lockPath`; a stale socket file is replaced. The socket file
+    /// is made under umask 0177, which is the whole process's for that moment: the daemon binds before it starts any
+    /// other work.
     ///
     /// - Throws: ``Failure/anotherDaemonIsRunning`` when another daemon holds the lock or answers on `path`.
     package static func bind(path: String, lockPath: String) throws(Failure) -> Listener {
