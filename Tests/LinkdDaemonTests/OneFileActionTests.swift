@@ -37,25 +37,28 @@ import Testing
 
         func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool { true }
 
-        func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response
-        {
-            guard let label = link.claim.action.settings(as: Settings.self)?.label else {
-                preconditionFailure("a note")
-            }
-            do throws(WireProtocol.Failure) {
-                _ = try context.record(link.url, kind: .note(label))
-            } catch {
-                return .failed(error)
-            }
-            notebook.pages.withLock { $0.append((link.url, label, false)) }
-            // Not read yet: the entry stays in the spool, as a program's does until the program has read its link.
-            return .accepted(route: link.route.id, app: link.appName, state: .queued)
+        /// The label to note the link under.
+        func plan(
+            _ link: ClaimedLink,
+            client: (any LinkClient)?,
+            context: ActionContext
+        ) async -> Result<String, WireProtocol.Failure> {
+            .success(settings(of: link).label)
         }
 
-        func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
+        func admission(_ label: String, link: ClaimedLink) -> Admission { Admission(kind: .note(label)) }
+
+        func run(_ label: String, _ run: LinkRun) async -> Outcome {
+            notebook.pages.withLock { $0.append((run.link.url, label, false)) }
+            // Not read yet: the entry stays in the spool, as a program's does until the program has read its link.
+            return Outcome(.accepted(route: run.link.route.id, app: run.link.appName, state: .queued), .handedOn)
+        }
+
+        func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async -> Replay<String> {
             defer { context.spool.remove(entry.id) }
-            guard let label = entry.kind.memory["label"]?.string else { return }
+            guard let label = entry.kind.memory["label"]?.string else { return .handled }
             notebook.pages.withLock { $0.append((entry.url, label, true)) }
+            return .handled
         }
     }
 

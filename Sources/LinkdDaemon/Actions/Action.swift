@@ -36,13 +36,20 @@ protocol LinkClient: PasswordSource {
 
 /// One kind of action an apps.d link names (`exec`, `dbus`, `forward`, `reset`, `signin`).
 ///
+/// An action supplies what is its own: its settings, what it checks before a link is recorded (``plan(_:client:context:)``),
+/// what its spool entry keeps and what the pipeline holds for it (``admission(_:link:)``), and its ``run(_:_:)``, which
+/// returns an ``Outcome``. ``LinkService`` does the rest once for every action: it joins a repeat of the link to its
+/// first run, takes a program slot, records the link in the spool, logs it, and, with the outcome, removes the entry,
+/// gives the slot back and answers whoever joined.
+///
 /// To add an action: its settings (how apps.d writes it, how `linkd route` shows it) in
-/// `Sources/LinkdConfig/Actions` and in ``ActionKinds/linkd``; a file in `Actions/` with a type that conforms, what its
-/// spool entry keeps (``Spool/Entry/Kind``), and its entry in ``ActionSet``'s list.
-/// ``LinkService`` finds the action by its keyword to open a link and to replay a spool entry.
+/// `Sources/LinkdConfig/Actions` and in ``ActionKinds/linkd``; a file in `Actions/` with a type that conforms and what
+/// its spool entry keeps (``Spool/Entry/Kind``); and its entry in ``ActionSet``'s list.
 protocol Action: Sendable {
     /// What apps.d says of the action, read by its own ``ActionSettings/decode(_:at:with:)``.
     associatedtype Settings: ActionSettings
+    /// What the action's checks found, which its run uses: the program to start, the reset ready to run.
+    associatedtype Plan: Sendable
 
     /// The keyword apps.d names it by, which is also its spool entries' kind (``Spool/Entry/Kind/keyword``).
     static var keyword: String { get }
@@ -51,24 +58,48 @@ protocol Action: Sendable {
     /// time) rather than one after another in the order they were accepted.
     static var replaysSideBySide: Bool { get }
 
-    /// Acts on `link` for a client: records it in the spool before anything leaves the daemon, runs, and answers.
+    /// What the action checks before anything is recorded — its backend, the link's expiry, a client that can answer.
+    /// A failure is the answer (the action logs why), and the link stays usable.
     ///
     /// - Parameter client: the connection, when the client said it can answer a password question.
-    func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response
+    func plan(
+        _ link: ClaimedLink,
+        client: (any LinkClient)?,
+        context: ActionContext
+    ) async -> Result<Plan, WireProtocol.Failure>
+
+    /// What the pipeline records and holds for a run of `plan`.
+    func admission(_ plan: Plan, link: ClaimedLink) -> Admission
+
+    /// Acts on a link the pipeline has recorded, and says how it ended.
+    func run(_ plan: Plan, _ run: LinkRun) async -> Outcome
+
+    /// Called with every answer to a link once its plan is made, a repeat's and a refusal's included.
+    func answered(_ plan: Plan, link: ClaimedLink, with response: WireProtocol.Response) async
 
     /// Whether the action can take `link` now — its program is there, its D-Bus name is known, its app has subscribed —
     /// so that a link a browser could open instead goes there when it cannot. Asks nothing of the link's backend.
     func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool
 
-    /// Takes up `entry`, which a daemon that stopped left in the spool; `link` is its link routed again with today's
-    /// configuration, `nil` when it no longer routes. The action removes the entry when it is done with it.
-    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async
+    /// What becomes of `entry`, which a daemon that stopped left in the spool; `link` is its link routed again with
+    /// today's configuration, `nil` when it no longer routes. Either the action deals with the entry itself, or the
+    /// pipeline runs it again (once: an entry replayed once already is dropped).
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async -> Replay<Plan>
 }
 
 extension Action {
     static var keyword: String { Settings.keyword }
     static var replaysSideBySide: Bool { false }
     func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool { true }
+    func answered(_ plan: Plan, link: ClaimedLink, with response: WireProtocol.Response) async {}
     /// The settings' type, for the list of the kinds apps.d may name.
     static var settingsType: any ActionSettings.Type { Settings.self }
+
+    /// The settings of `link`, which the resolver gave this action because its claim names them.
+    func settings(of link: ClaimedLink) -> Settings {
+        guard let settings = link.claim.action.settings(as: Settings.self) else {
+            preconditionFailure("a '\(Self.keyword)' link")
+        }
+        return settings
+    }
 }

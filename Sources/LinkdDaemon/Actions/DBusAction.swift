@@ -38,41 +38,33 @@ struct DBusAction: Action {
 
     /// Whether the app id is known on the bus: running, or startable by D-Bus.
     func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool {
-        guard let appID = link.claim.action.settings(as: Settings.self)?.appID else { return false }
-        let nameIsKnown = nameIsKnown
+        let (appID, nameIsKnown) = (settings(of: link).appID, nameIsKnown)
         return await BlockingCall.run { nameIsKnown(appID) }
     }
 
-    func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
-        let entry: Spool.Entry
-        do throws(WireProtocol.Failure) {
-            entry = try context.record(link.url, kind: .dbus)
-        } catch {
-            return .failed(error)
-        }
-        return await deliver(entry, link: link, context: context)
+    /// The app id.
+    func plan(
+        _ link: ClaimedLink,
+        client: (any LinkClient)?,
+        context: ActionContext
+    ) async -> Result<String, WireProtocol.Failure> {
+        .success(settings(of: link).appID)
     }
 
-    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
-        guard let link, link.claim.action.settings(as: Settings.self) != nil else {
+    func admission(_ appID: String, link: ClaimedLink) -> Admission { Admission(kind: .dbus) }
+
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async -> Replay<String> {
+        guard let link, let appID = link.claim.action.settings(as: Settings.self)?.appID else {
             context.log.warning("link \(entry.shortID) no longer routes to a D-Bus app and is dropped")
             context.spool.remove(entry.id)
-            return
+            return .handled
         }
-        guard let again = context.markReplayed(entry) else { return }
-        context.log.notice("link \(entry.shortID) replayed after a crash", link.logFields(entry))
-        _ = await deliver(again, link: link, context: context)
+        return .again(appID, link)
     }
 
-    /// Calls `Open` with a recorded link, then removes it from the spool: the app has it, or the failure is
-    /// reported.
-    private func deliver(_ entry: Spool.Entry, link: ClaimedLink, context: ActionContext) async -> WireProtocol.Response
-    {
-        guard let appID = link.claim.action.settings(as: Settings.self)?.appID else {
-            preconditionFailure("a dbus link")
-        }
-        let url = entry.url
-        let opener = opener
+    /// Calls `Open` with the recorded link: the app has it, or the failure is reported.
+    func run(_ appID: String, _ run: LinkRun) async -> Outcome {
+        let (link, entry, url, opener) = (run.link, run.entry, run.entry.url, opener)
         // sd_bus_call blocks: it runs on a thread of the blocking pool, never on the cooperative pool.
         let result = await BlockingCall.run { () -> SystemError? in
             do throws(SystemError) {
@@ -82,20 +74,20 @@ struct DBusAction: Action {
                 return error
             }
         }
-        context.spool.remove(entry.id)
         if let result {
             // The bus error is the app's own text and may quote the link: the log leaves it out, the answer (for the
             // person's own terminal) redacts it.
-            context.log.warning(
-                "link \(entry.shortID) not delivered to \(appID) over D-Bus: \(DaemonLog.hiding(url, in: "\(result)"))",
-                link.logFields(entry)
-            )
             return .failed(
-                WireProtocol.Failure(kind: .unavailable, reason: .actionFailed, message: "\(link.appName): \(result)")
+                WireProtocol.Failure(kind: .unavailable, reason: .actionFailed, message: "\(link.appName): \(result)"),
+                note: .warning(
+                    "link \(entry.shortID) not delivered to \(appID) over D-Bus: \(DaemonLog.hiding(url, in: "\(result)"))"
+                )
             )
         }
-        context.log.info("link \(entry.shortID) delivered to \(appID) over D-Bus", link.logFields(entry))
-        return .accepted(route: link.route.id, app: link.appName, state: .delivered)
+        return Outcome(
+            .accepted(route: link.route.id, app: link.appName, state: .delivered),
+            note: .info("link \(entry.shortID) delivered to \(appID) over D-Bus")
+        )
     }
 }
 

@@ -20,81 +20,44 @@ struct ExecAction: Action {
 
     /// Whether the program was found when the configuration was read and can still be run.
     func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool {
-        link.claim.action.settings(as: Settings.self).map { ProgramDelivery.canRun($0.argv) } ?? false
+        ProgramDelivery.canRun(settings(of: link).argv)
     }
 
-    func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
-        guard link.claim.action.settings(as: Settings.self) != nil else { preconditionFailure("an exec link") }
-        if let joined = await context.flights.joinOrStart(link.flightKey) { return joined }
-        let slots = programs.supervisor.slots
-        guard await slots.take() else {
-            // Cancelled while it waited: the daemon's stop ran out of time, and nothing was done with the link.
-            if Task.isCancelled { return await context.fail(.daemonStopping, link: link) }
-            context.log.warning(
-                "a link for \(link.appName) was refused: \(slots.limit) programs are running",
-                [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id)]
-            )
-            return await context.fail(.tooManyPrograms(limit: slots.limit), link: link)
-        }
-        let entry: Spool.Entry
-        do throws(WireProtocol.Failure) {
-            entry = try context.record(link.url, kind: .exec(program: nil))
-        } catch {
-            slots.give()
-            return await context.fail(error, link: link)
-        }
-        context.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
-        return await deliver(link: link, entry: entry, context: context)
+    /// The program's arguments.
+    func plan(
+        _ link: ClaimedLink,
+        client: (any LinkClient)?,
+        context: ActionContext
+    ) async -> Result<[String], WireProtocol.Failure> {
+        .success(settings(of: link).argv)
     }
 
-    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
-        // The program started for it never read all of the link (it would have left the spool): it is ended first.
+    /// A program slot, and a repeat of the link joins the run until the program exits.
+    func admission(_ arguments: [String], link: ClaimedLink) -> Admission {
+        Admission(kind: .exec(program: nil), joinsFlight: true, takesProgramSlot: true)
+    }
+
+    /// The program started for a link a daemon that stopped left is ended first, since it never read all of the link
+    /// (it would have left the spool); the link is then delivered again, when it still routes to a program.
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async -> Replay<[String]> {
         if let program = entry.kind.execProgram, program.isRunning {
             program.kill()
             context.log.notice("link \(entry.shortID): the program (pid \(program.pid)) that had not read it was ended")
         }
-        guard let link, link.claim.action.settings(as: Settings.self) != nil else {
+        guard let link, let arguments = link.claim.action.settings(as: Settings.self)?.argv else {
             context.log.warning("link \(entry.shortID) no longer routes to a program and is dropped")
             context.spool.remove(entry.id)
-            return
+            return .handled
         }
-        // A slot first, so that a link left for the next daemon (none came free) has not used up its replay.
-        let slots = programs.supervisor.slots
-        guard await slots.take() else {
-            context.log.warning(
-                "link \(entry.shortID) stays in the spool for the next daemon: \(slots.limit) programs are running",
-                link.logFields(entry)
-            )
-            return
-        }
-        guard let again = context.markReplayed(entry),
-            await context.flights.joinOrStart(link.flightKey) == nil
-        else {
-            slots.give()
-            // Dropped after two replays, or a repeat of the same link, which is in flight already.
-            context.spool.remove(entry.id)
-            return
-        }
-        context.log.notice("link \(entry.shortID) replayed after a crash", link.logFields(entry))
-        _ = await deliver(link: link, entry: again, context: context)
+        return .again(arguments, link)
     }
 
     /// Starts the program, hands it the route, and answers once it has read it (or failed to).
-    private func deliver(link: ClaimedLink, entry: Spool.Entry, context: ActionContext) async -> WireProtocol.Response {
-        guard let arguments = link.claim.action.settings(as: Settings.self)?.argv else {
-            preconditionFailure("an exec link")
-        }
+    func run(_ arguments: [String], _ run: LinkRun) async -> Outcome {
+        let (link, entry, context) = (run.link, run.entry, run.context)
         let payload = LinkPayload.of(id: entry.id, app: link.appName, route: link.route, url: entry.url)
         let answer = WireProtocol.Response.accepted(route: link.route.id, app: link.appName, state: .delivered)
-        return await programs.deliver(
-            payload,
-            to: arguments,
-            answering: answer,
-            link: link,
-            entry: entry,
-            context: context
-        ) {
-            pid in
+        return await programs.deliver(payload, to: arguments, answering: answer, run: run) { pid in
             // Recorded before the program is given anything, so that a daemon that dies now leaves a trace of it.
             var started = entry
             started.kind = .exec(program: ProcessIdentity.of(pid))

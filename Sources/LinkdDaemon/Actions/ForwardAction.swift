@@ -83,52 +83,68 @@ actor ForwardAction: Action {
         }
     }
 
-    func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
-        expireQueued(context)
-        guard waiting(for: link.appName) < queueLimit else {
-            // Refused before it is recorded; nothing suspends between this count and the link's place in the queue.
+    /// The link's time to live, when one more link may wait for its app.
+    func plan(
+        _ link: ClaimedLink,
+        client: (any LinkClient)?,
+        context: ActionContext
+    ) async -> Result<Double, WireProtocol.Failure> {
+        guard hasRoom(for: link.appName, context: context) else {
             context.log.warning(
                 "a link for \(link.appName) was refused: \(queueLimit) links are waiting for it",
                 [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id)]
             )
-            return .failed(.forwardQueueFull(app: link.appName, limit: queueLimit))
+            return .failure(.forwardQueueFull(app: link.appName, limit: queueLimit))
         }
-        let expires = Date().timeIntervalSince1970 + timeToLive
-        let entry: Spool.Entry
-        do throws(WireProtocol.Failure) {
-            entry = try context.record(link.url, kind: .forward(app: link.appName, expires: expires))
-        } catch {
-            return .failed(error)
+        return .success(Date().timeIntervalSince1970 + timeToLive)
+    }
+
+    nonisolated func admission(_ expires: Double, link: ClaimedLink) -> Admission {
+        Admission(kind: .forward(app: link.appName, expires: expires))
+    }
+
+    /// Hands the recorded link to the app's subscriber, or queues it until one subscribes.
+    func run(_ expires: Double, _ run: LinkRun) async -> Outcome {
+        let (link, entry) = (run.link, run.entry)
+        // Counted again: another link may have taken the last place since the plan; nothing suspends from here.
+        guard waiting(for: link.appName) < queueLimit else {
+            let note = "link \(entry.shortID) was refused: \(queueLimit) links are waiting for \(link.appName)"
+            return .failed(.forwardQueueFull(app: link.appName, limit: queueLimit), note: .warning(note))
         }
-        let fields = [("LINKD_LINK_ID", String(entry.shortID)), ("LINKD_APP", link.appName)]
-        if hand(QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires), to: link.appName) {
-            context.log.info("link \(entry.shortID) forwarded to \(link.appName)", fields)
-            return .accepted(route: link.route.id, app: link.appName, state: .delivered)
+        let queuedLink = QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires)
+        if hand(queuedLink, to: link.appName) {
+            return Outcome(
+                .accepted(route: link.route.id, app: link.appName, state: .delivered),
+                .handedOn,
+                note: .info("link \(entry.shortID) forwarded to \(link.appName)")
+            )
         }
-        queued[link.appName, default: []].append(
-            QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires)
-        )
+        queued[link.appName, default: []].append(queuedLink)
         // At its time to live the link leaves the queue and the spool, whether or not anything else happens.
         choresInput.yield(.expire(after: .seconds(timeToLive + 0.1)))
-        context.log.info("link \(entry.shortID) queued until \(link.appName) subscribes", fields)
-        return .accepted(route: link.route.id, app: link.appName, state: .queued)
+        return Outcome(
+            .accepted(route: link.route.id, app: link.appName, state: .queued),
+            .handedOn,
+            note: .info("link \(entry.shortID) queued until \(link.appName) subscribes")
+        )
     }
 
     /// A queued link goes to its app's subscriber, or waits for one again; one that no longer routes, or whose time
     /// to live has passed, is dropped. Only the entry itself is checked: a replay of thousands stays linear.
-    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async -> Replay<Double> {
         guard let (app, expires) = entry.kind.forwarded, let link, link.appName == app else {
             context.log.warning("link \(entry.shortID) no longer routes to its app and is dropped")
             context.spool.remove(entry.id)
-            return
+            return .handled
         }
         guard expires > Date().timeIntervalSince1970 else {
             context.log.warning("link \(entry.shortID) expired before \(app) subscribed", [("LINKD_APP", app)])
             context.spool.remove(entry.id)
-            return
+            return .handled
         }
         let queuedLink = QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires)
         if !hand(queuedLink, to: app) { queued[app, default: []].append(queuedLink) }
+        return .handled
     }
 
     /// The line a subscriber gets: `{"id", "app", "route", "fields", "url"}`, as an exec program does.

@@ -14,22 +14,29 @@ struct ResetAction: Action {
     /// The verifiers of resets requested with `linkd reset request`.
     let pkceStore: PKCEStore?
 
-    func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
+    /// The reset, ready to run, and the client that answers its password question.
+    struct Plan: Sendable {
+        let reset: ReadyReset
+        let client: any LinkClient
+    }
+
+    /// The app's backend takes the link as a reset, and a client can give the new password: checked before anything
+    /// is recorded or sent, so that a link refused here stays usable.
+    func plan(
+        _ link: ClaimedLink,
+        client: (any LinkClient)?,
+        context: ActionContext
+    ) async -> Result<Plan, WireProtocol.Failure> {
         guard let backend = link.claim.backend ?? link.app.backend else {
-            return .failed(
-                WireProtocol.Failure(
-                    kind: .unavailable,
-                    reason: .noBackend,
-                    message: "\(link.appName) has no backend"
-                )
+            return .failure(
+                WireProtocol.Failure(kind: .unavailable, reason: .noBackend, message: "\(link.appName) has no backend")
             )
         }
         // Before the client is asked anything: an expired link is that, whoever opened it.
-        if let expired = LinkExpiry.failure(link.route) { return refuse(expired, link, context) }
+        if let expired = LinkExpiry.failure(link.route) { return .failure(refuse(expired, link, context)) }
         guard let client else {
-            // Checked before anything is sent: a client that cannot answer leaves the link usable.
             context.log.notice("a reset link for \(link.appName) came from a client that cannot give a password")
-            return .failed(
+            return .failure(
                 WireProtocol.Failure(
                     kind: .temporary,
                     reason: .noPasswordSource,
@@ -37,59 +44,45 @@ struct ResetAction: Action {
                 )
             )
         }
-        if let joined = await context.flights.joinOrStart(link.flightKey) { return joined }  // a double click joins
-        let response = await run(link, backend: backend, client: client, context: context)
-        await context.flights.finish(link.flightKey, with: response)
-        return response
-    }
-
-    private func run(
-        _ link: ClaimedLink,
-        backend: BackendConfig,
-        client: any LinkClient,
-        context: ActionContext
-    ) async -> WireProtocol.Response {
         let ready = backend.makeBackend().reset.reset(
             of: link.route.auth,
             routeID: link.route.id,
             app: link.appName,
             verifiers: pkceStore
         )
-        let reset: ReadyReset
         switch ready {
-        case .success(let found): reset = found
-        case .failure(let failure): return refuse(WireProtocol.Failure(failure), link, context)
+        case .success(let reset): return .success(Plan(reset: reset, client: client))
+        case .failure(let failure): return .failure(refuse(WireProtocol.Failure(failure), link, context))
         }
-        let entry: Spool.Entry
-        do throws(WireProtocol.Failure) {
-            entry = try context.record(link.url, kind: .reset(sent: false))
-        } catch {
-            return .failed(error)
-        }
-        context.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
-        let result = await reset.run(passwords: client) { Self.markSent(entry, context: context) }
-        let response = await report(result, entry: entry, link: link, client: client, context: context)
-        context.spool.remove(entry.id)
-        return response
+    }
+
+    /// A double click joins the first run.
+    func admission(_ plan: Plan, link: ClaimedLink) -> Admission {
+        Admission(kind: .reset(sent: false), joinsFlight: true)
+    }
+
+    /// Asks for the new password, sends it, and reports the result.
+    func run(_ plan: Plan, _ run: LinkRun) async -> Outcome {
+        let (entry, context) = (run.entry, run.context)
+        let result = await plan.reset.run(passwords: plan.client) { Self.markSent(entry, context: context) }
+        return await report(result, run, client: plan.client)
     }
 
     private func refuse(
         _ failure: WireProtocol.Failure,
         _ link: ClaimedLink,
         _ context: ActionContext
-    )
-        -> WireProtocol.Response
-    {
+    ) -> WireProtocol.Failure {
         context.log.warning(
             "refused a link at \(link.appName)'s reset: \(failure.message)",
             [("LINKD_ROUTE", link.route.id)]
         )
-        return .failed(failure)
+        return failure
     }
 
     /// A reset left in the spool by a daemon that stopped is not run again: the person is told to click the link
     /// again (or, when the password may have been sent, to try it).
-    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async -> Replay<Plan> {
         context.spool.remove(entry.id)
         let app = link?.appName ?? "an app"
         let body: String
@@ -102,6 +95,7 @@ struct ResetAction: Action {
         }
         context.log.notice("link \(entry.shortID): a reset interrupted by a crash is not replayed")
         await DesktopNotice.show(summary: "Password reset interrupted", body: body, log: context.log)
+        return .handled
     }
 
     /// Records in the spool that the password is about to be sent; `false` (nothing is sent) when it cannot.
@@ -117,38 +111,40 @@ struct ResetAction: Action {
         }
     }
 
-    /// Logs the outcome, notifies the desktop when the client has gone, and returns the answer.
+    /// The outcome, with the desktop notified when the client has gone.
     private func report(
         _ result: Result<ResetSuccess, ResetFailure>,
-        entry: Spool.Entry,
-        link: ClaimedLink,
-        client: any LinkClient,
-        context: ActionContext
-    ) async -> WireProtocol.Response {
+        _ run: LinkRun,
+        client: any LinkClient
+    ) async -> Outcome {
+        let (link, entry) = (run.link, run.entry)
         let summary: String
         let message: String
-        let response: WireProtocol.Response
+        let outcome: Outcome
         switch result {
         case .success(let success):
             summary = "Password changed"
             message = "the password of \(success.account) was changed"
-            context.log.info("link \(entry.shortID): \(message)", link.logFields(entry))
-            response = .accepted(route: link.route.id, app: link.appName, state: .done, message: message)
-        case .failure(let failure) where failure.kind == .cancelled && context.shutdown.isStopping:
+            outcome = Outcome(
+                .accepted(route: link.route.id, app: link.appName, state: .done, message: message),
+                note: .info("link \(entry.shortID): \(message)")
+            )
+        case .failure(let failure) where failure.kind == .cancelled && run.context.shutdown.isStopping:
             // The question was cut short by the stop: nothing was sent with a password, and the client, whose
             // connection only stopped being read, is told.
-            context.log.notice("link \(entry.shortID): stopped while waiting for the password", link.logFields(entry))
-            return .failed(.daemonStopping)
+            return .failed(
+                .daemonStopping,
+                note: .notice("link \(entry.shortID): stopped while waiting for the password")
+            )
         case .failure(let failure):
             summary = "Password not changed"
             message = failure.message
-            context.log.warning("link \(entry.shortID): \(message)", link.logFields(entry))
-            response = .failed(WireProtocol.Failure(failure))
+            outcome = .failed(WireProtocol.Failure(failure), note: .warning("link \(entry.shortID): \(message)"))
         }
         if await !client.isWaiting {
-            await DesktopNotice.show(summary: summary, body: "\(link.appName): \(message)", log: context.log)
+            await DesktopNotice.show(summary: summary, body: "\(link.appName): \(message)", log: run.context.log)
         }
-        return response
+        return outcome
     }
 }
 

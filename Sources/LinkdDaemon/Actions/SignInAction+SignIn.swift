@@ -6,92 +6,37 @@ import LinkdSession
 import LinkdWire
 
 extension SignInAction {
-    /// How far a sign-in got before its session: recorded in the spool (with a program slot), or answered already.
-    private enum Admission {
-        case recorded(Spool.Entry)
-        case answered(WireProtocol.Response)
-    }
-
-    /// Signs in with `material` once the link is recorded, asks where `confirmation` says, and delivers the session.
-    func signIn(
-        _ link: ClaimedLink,
-        delivery: Delivery,
-        backend: SignInBackend,
-        material: SignInMaterial,
-        confirmation: Confirmation,
-        client: (any LinkClient)?,
-        context: ActionContext
-    ) async -> WireProtocol.Response {
-        let entry: Spool.Entry
-        switch await admit(link, delivery: delivery, context: context) {
-        case .recorded(let recorded): entry = recorded
-        case .answered(let response): return response
-        }
+    /// Signs in with the plan's material once the link is recorded, asks where its confirmation says, and delivers
+    /// the session.
+    func signIn(_ signIn: SignIn, _ run: LinkRun) async -> Outcome {
+        let (link, entry) = (run.link, run.entry)
         let signedIn: SignInBackend.Session
-        switch await Self.session(from: backend, with: material) {
+        switch await Self.session(from: signIn.backend, with: signIn.material) {
         case .success(let value):
             signedIn = value
         case .failure(let error):
-            context.spool.remove(entry.id)
-            giveSlot(delivery)
             let failure = WireProtocol.Failure(SignInFailure(error))
-            context.log.warning("link \(entry.shortID): not signed in: \(failure.message)", link.logFields(entry))
-            return await context.fail(failure, link: link)
+            return .failed(failure, note: .warning("link \(entry.shortID): not signed in: \(failure.message)"))
         }
         let email = signedIn.account
         let session: SignInBackend.Session
-        switch await confirmed(signedIn, confirmation, link, client: client) {
-        case .success(let kept):
-            session = kept
-        case .failure(let refusal):
-            return await abandon(
-                signedIn,
-                why: refusal.why,
-                refusal.failure,
-                link,
-                entry: entry,
-                delivery: delivery,
-                context: context
-            )
+        switch await confirmed(signedIn, signIn.confirmation, link, client: run.client) {
+        case .success(let kept): session = kept
+        case .failure(let refusal): return await abandon(signedIn, why: refusal.why, refusal.failure, run)
         }
-        context.log.info(
+        run.context.log.info(
             "link \(entry.shortID): signed in to \(link.appName) as \(JWTClaims.mask(email))",
             link.logFields(entry)
         )
-        let response = await deliver(session, as: email, delivery: delivery, link: link, entry: entry, context: context)
-        if let client, await !client.isWaiting, case .accepted = response {
+        let outcome = await deliver(session, as: email, delivery: signIn.delivery, run)
+        if let client = run.client, await !client.isWaiting, case .accepted = outcome.response {
             await DesktopNotice.show(
                 summary: "Signed in",
                 body: "Signed in to \(link.appName) as \(email).",
-                log: context.log
+                log: run.context.log
             )
         }
-        return response
-    }
-
-    /// Room for the session (a forwarded one's queue), a double click joined to the first, a program slot for an
-    /// `exec` delivery, and the link recorded in the spool and logged as accepted.
-    private func admit(_ link: ClaimedLink, delivery: Delivery, context: ActionContext) async -> Admission {
-        if delivery == .forward, await !forward.hasRoom(for: link.appName, context: context) {
-            return .answered(refuse(.forwardQueueFull(app: link.appName, limit: forward.queueLimit), link, context))
-        }
-        if let joined = await context.flights.joinOrStart(link.flightKey) { return .answered(joined) }
-        // A program slot for the delivery (a forwarded session waits for its subscriber instead).
-        let hasSlot = if delivery == .forward { true } else { await programs.supervisor.slots.take() }
-        guard hasSlot else {
-            let limit = programs.supervisor.slots.limit
-            let failure: WireProtocol.Failure = Task.isCancelled ? .daemonStopping : .tooManyPrograms(limit: limit)
-            return .answered(await context.fail(failure, link: link))
-        }
-        let entry: Spool.Entry
-        do throws(WireProtocol.Failure) {
-            entry = try context.record(link.url, kind: .signin)
-        } catch {
-            giveSlot(delivery)
-            return .answered(await context.fail(error, link: link))
-        }
-        context.log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
-        return .recorded(entry)
+        return outcome
     }
 
     /// The backend's session for `material`, within the backend's time limit.
@@ -147,10 +92,9 @@ extension SignInAction {
         _ session: SignInBackend.Session,
         as email: String,
         delivery: Delivery,
-        link: ClaimedLink,
-        entry: Spool.Entry,
-        context: ActionContext
-    ) async -> WireProtocol.Response {
+        _ run: LinkRun
+    ) async -> Outcome {
+        let (link, entry) = (run.link, run.entry)
         // Apple gives the person's name at the first sign-in only, and its rules forbid asking again: it goes along.
         let name: PersonName? = if case .appleCallback(let callback) = link.route.auth { callback.name } else { nil }
         let line = session.delivery(id: entry.id, app: link.appName, route: link.route.id, name: name)
@@ -162,17 +106,15 @@ extension SignInAction {
                 to: arguments,
                 answering: .accepted(route: link.route.id, app: link.appName, state: .done, message: message),
                 secrets: session.secretValues,
-                link: link,
-                entry: entry,
-                context: context
+                run: run
             )
         case .forward:
             let state = await forward.session(
                 String(decoding: line, as: UTF8.self),
                 entry: entry,
                 app: link.appName,
-                context: context,
-                onExpiry: Self.signOutUndelivered(session, app: link.appName, context: context)
+                context: run.context,
+                onExpiry: Self.signOutUndelivered(session, app: link.appName, context: run.context)
             )
             let waits = state == .queued ? "; the session waits until \(link.appName) subscribes" : ""
             let response = WireProtocol.Response.accepted(
@@ -181,13 +123,8 @@ extension SignInAction {
                 state: state,
                 message: message + waits
             )
-            context.log.info(
-                "link \(entry.shortID): session " + (state == .queued ? "queued for" : "forwarded to")
-                    + " \(link.appName)",
-                link.logFields(entry)
-            )
-            await context.flights.finish(link.flightKey, with: response)
-            return response
+            let handed = state == .queued ? "queued for" : "forwarded to"
+            return Outcome(response, .handedOn, note: .info("link \(entry.shortID): session \(handed) \(link.appName)"))
         }
     }
 }

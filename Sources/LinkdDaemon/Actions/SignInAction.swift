@@ -41,46 +41,87 @@ struct SignInAction: Action {
         }
     }
 
-    func open(_ link: ClaimedLink, client: (any LinkClient)?, context: ActionContext) async -> WireProtocol.Response {
-        guard let delivery = link.claim.action.settings(as: Settings.self)?.delivery else {
-            preconditionFailure("a signin link")
-        }
+    /// What a sign-in link does.
+    enum Plan: Sendable {
+        /// Confirms an account's email at the backend (``confirmEmail(_:_:)``); no one is signed in.
+        case confirmEmail(SessionBackend.EmailConfirmation)
+        /// Signs in with the backend, and delivers the session.
+        case signIn(SignIn)
+    }
+
+    /// A sign-in, ready once the link is recorded: where its session goes, the backend and the link's material, and
+    /// where the person confirms it.
+    struct SignIn: Sendable {
+        let delivery: Delivery
+        let backend: SignInBackend
+        let material: SignInMaterial
+        let confirmation: Confirmation
+    }
+
+    /// The backend's sign-in of the link, the material it proves, and room for the session: checked before anything
+    /// is recorded or sent.
+    func plan(
+        _ link: ClaimedLink,
+        client: (any LinkClient)?,
+        context: ActionContext
+    ) async -> Result<Plan, WireProtocol.Failure> {
+        let delivery = settings(of: link).delivery
         guard let configured = (link.claim.backend ?? link.app.backend)?.makeBackend() else {
-            return refuse(
-                WireProtocol.Failure(kind: .unavailable, reason: .noBackend, message: "\(link.appName) has no backend"),
-                link,
-                context
+            let failure = WireProtocol.Failure(
+                kind: .unavailable,
+                reason: .noBackend,
+                message: "\(link.appName) has no backend"
             )
+            return .failure(refuse(failure, link, context))
         }
         // A backend's email-confirmation link at a sign-in link confirms an account: it signs no one in.
         if let confirmation = configured.emailConfirmation(of: link.route.auth) {
-            return await confirmEmail(link, with: confirmation, context: context)
+            return .success(.confirmEmail(confirmation))
         }
-        let backend = configured.signIn
-        if let failure = await providerError(link) { return refuse(failure, link, context) }
+        if let failure = await providerError(link) { return .failure(refuse(failure, link, context)) }
         let material: SignInMaterial
         let confirmation: Confirmation
         switch await Self.material(link, store: pkceStore, appleStore: appleStore, client: client, waiters: waiters) {
         case .success(let value): (material, confirmation) = value
-        case .failure(let failure): return refuse(failure, link, context)
+        case .failure(let failure): return .failure(refuse(failure, link, context))
         }
-        let response = await signIn(
-            link,
+        if delivery == .forward, await !forward.hasRoom(for: link.appName, context: context) {
+            return .failure(refuse(.forwardQueueFull(app: link.appName, limit: forward.queueLimit), link, context))
+        }
+        let signIn = SignIn(
             delivery: delivery,
-            backend: backend,
+            backend: configured.signIn,
             material: material,
-            confirmation: confirmation,
-            client: client,
-            context: context
+            confirmation: confirmation
         )
-        // The `linkd login` that started it in the browser hears how it ended.
-        if material.isStartedInBrowser { await waiters.finish(link.appName, with: response) }
-        return response
+        return .success(.signIn(signIn))
+    }
+
+    /// A double click joins the first run; a session for a program waits for a program slot.
+    func admission(_ plan: Plan, link: ClaimedLink) -> Admission {
+        guard case .signIn(let signIn) = plan, case .exec = signIn.delivery else {
+            return Admission(kind: .signin, joinsFlight: true)
+        }
+        return Admission(kind: .signin, joinsFlight: true, takesProgramSlot: true)
+    }
+
+    func run(_ plan: Plan, _ run: LinkRun) async -> Outcome {
+        switch plan {
+        case .confirmEmail(let confirmation): await confirmEmail(confirmation, run)
+        case .signIn(let signIn): await self.signIn(signIn, run)
+        }
+    }
+
+    /// The `linkd login` that started the sign-in in the browser hears how it ended.
+    func answered(_ plan: Plan, link: ClaimedLink, with response: WireProtocol.Response) async {
+        if case .signIn(let signIn) = plan, signIn.material.isStartedInBrowser {
+            await waiters.finish(link.appName, with: response)
+        }
     }
 
     /// A sign-in left in the spool by a daemon that stopped is not run again (its code may have been used, and the
     /// session never reached the app): the person is told to sign in again.
-    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async {
+    func replay(_ entry: Spool.Entry, link: ClaimedLink?, context: ActionContext) async -> Replay<Plan> {
         context.spool.remove(entry.id)
         context.log.notice("link \(entry.shortID): a sign-in interrupted by a crash is not replayed")
         let app = link?.appName ?? "an app"
@@ -89,18 +130,20 @@ struct SignInAction: Action {
             body: "\(app): linkd stopped before you were signed in; sign in again.",
             log: context.log
         )
+        return .handled
     }
 
+    /// `failure`, logged as the refusal of `link`.
     func refuse(
         _ failure: WireProtocol.Failure,
         _ link: ClaimedLink,
         _ context: ActionContext
-    ) -> WireProtocol.Response {
+    ) -> WireProtocol.Failure {
         context.log.warning(
             "refused a link at \(link.appName)'s sign-in: \(failure.message)",
             [("LINKD_ROUTE", link.route.id)]
         )
-        return .failed(failure)
+        return failure
     }
 }
 
@@ -149,30 +192,17 @@ extension SignInAction {
         }
     }
 
-    /// Ends a sign-in that is not delivered: signs its session out, forgets its spool entry, gives back the program
-    /// slot, logs `why`, and fails with `failure`.
+    /// The outcome of a sign-in that is not delivered: its session signed out, `why` logged, failing with
+    /// `failure`.
     func abandon(
         _ session: SignInBackend.Session,
         why: String,
         _ failure: WireProtocol.Failure,
-        _ link: ClaimedLink,
-        entry: Spool.Entry,
-        delivery: Delivery,
-        context: ActionContext
-    ) async -> WireProtocol.Response {
+        _ run: LinkRun
+    ) async -> Outcome {
         let signedOut = await session.signOut()
-        context.spool.remove(entry.id)
-        giveSlot(delivery)
-        context.log.notice(
-            "link \(entry.shortID): \(why)" + (signedOut ? "; its session was signed out" : ""),
-            link.logFields(entry)
-        )
-        return await context.fail(failure, link: link)
-    }
-
-    /// Gives back the program slot an `exec` delivery took (a forwarded session took none).
-    func giveSlot(_ delivery: Delivery) {
-        if case .exec = delivery { programs.supervisor.slots.give() }
+        let note = "link \(run.entry.shortID): \(why)" + (signedOut ? "; its session was signed out" : "")
+        return .failed(failure, note: .notice(note))
     }
 }
 

@@ -17,6 +17,8 @@ actor LinkService {
     /// Fetches the association files of the apps' web links at each reading of the configuration.
     nonisolated let associations: AssociationRefresh?
     nonisolated let actions: ActionSet
+    /// The running programs against their limit, which a link whose run starts one takes a slot of.
+    nonisolated let slots: ProgramSlots
 
     nonisolated var spool: Spool { context.spool }
     nonisolated var log: DaemonLog { context.log }
@@ -55,6 +57,7 @@ actor LinkService {
             flights: Flights(activity: activity, log: log)
         )
         self.subscriberKeys = subscriberKeys
+        slots = supervisor.slots
         actions = ActionSet(
             supervisor: supervisor,
             execTimeLimit: execTimeLimit,
@@ -116,7 +119,7 @@ actor LinkService {
             return .failed(WireProtocol.Failure(kind: .unavailable, reason: .actionFailed, message: message))
         }
         if checksNow, await !action.canTakeNow(claimed, context: context) { return .failed(.appUnavailable) }
-        return await action.open(claimed, client: client, context: context)
+        return await run(action, claimed, client: client)
     }
 
     /// The answer to a link that is refused or unmatched. The client hears why in full; the log names the link by
@@ -167,7 +170,7 @@ actor LinkService {
                     preconditionFailure("an entry of a kind no action takes is removed as it is read")
                 }
                 guard type(of: action).replaysSideBySide else {
-                    await action.replay(entry, link: link, context: context)
+                    await replay(action, entry, link: link)
                     continue
                 }
                 if running == Self.replayWidth {
@@ -175,8 +178,7 @@ actor LinkService {
                     running -= 1
                 }
                 running += 1
-                let context = context
-                group.addTask { await action.replay(entry, link: link, context: context) }
+                group.addTask { await self.replay(action, entry, link: link) }
             }
         }
     }

@@ -13,44 +13,28 @@ struct ProgramDelivery: Sendable {
     let supervisor: ProgramSupervisor
     let launcher: ProgramLauncher
 
-    /// Starts `arguments` (the caller holds one of the supervisor's slots), hands it `payload` on standard input,
-    /// and gives `answer` once it has read all of it — or the failure, when it could not be started or did not read
-    /// it. Either way the link's flight is finished with the answer, and its entry leaves the spool (unless the
-    /// daemon stops first). What the program writes is logged with the link's secrets and `secrets` redacted.
-    /// `started` runs once the program runs, before it is given anything.
+    /// Starts `arguments` for `run`'s link (the pipeline holds one of the supervisor's slots for it), hands it
+    /// `payload` on standard input, and answers `answer` once it has read all of it — or the failure, when it could
+    /// not be started or did not read it. What the program writes is logged with the link's secrets and `secrets`
+    /// redacted. `started` runs once the program runs, before it is given anything.
     func deliver(
         _ payload: [UInt8],
         to arguments: [String],
         answering answer: WireProtocol.Response,
         secrets: [String] = [],
-        link: ClaimedLink,
-        entry: Spool.Entry,
-        context: ActionContext,
+        run: LinkRun,
         started: @escaping @Sendable (_ pid: Int32) -> Void = { _ in }
-    ) async -> WireProtocol.Response {
+    ) async -> Outcome {
+        let (link, entry) = (run.link, run.entry)
         guard arguments[0].hasPrefix("/"), FileSystem.isExecutable(arguments[0]) else {
             // Not found when the configuration was read (or gone since): nothing is run for the link.
-            return await notRun(
-                .programNotFound,
-                "cannot be found",
-                arguments[0],
-                link: link,
-                entry: entry,
-                context: context
-            )
+            return Self.notRun(.programNotFound, "cannot be found", arguments[0], run)
         }
         do throws(TrustedPath.Failure) {
             // Checked again at the click: a program that appeared or was replaced since the configuration was read.
             _ = try TrustedPath(checking: arguments[0])
         } catch {
-            return await notRun(
-                .programNotTrusted,
-                "is not trusted: \(error)",
-                arguments[0],
-                link: link,
-                entry: entry,
-                context: context
-            )
+            return Self.notRun(.programNotTrusted, "is not trusted: \(error)", arguments[0], run)
         }
         var subprocess = Subprocess(arguments, environment: Self.environment(linkID: entry.id), directory: "/")
         subprocess.output = .pipe
@@ -62,48 +46,41 @@ struct ProgramDelivery: Sendable {
                 start: { input in try await launcher.start(subprocess, app: link.appName, input: input) },
                 started: { running in started(running.pid) }
             )
-            context.spool.remove(entry.id)  // delivered: the program has it, and it is never replayed
-            context.log.info(
-                "link \(entry.shortID) delivered to '\(arguments[0])' (\(program.identity))",
-                link.logFields(entry)
+            let watch: @Sendable () -> Void = { [supervisor] in
+                supervisor.watch(program, name: arguments[0], run: run, secrets: secrets)
+            }
+            return Outcome(
+                answer,
+                .running(watch: watch),
+                note: .info("link \(entry.shortID) delivered to '\(arguments[0])' (\(program.identity))")
             )
-            await context.flights.finish(link.flightKey, with: answer, keepingItOpen: true)
-            supervisor.watch(program, name: arguments[0], link: link, entry: entry, secrets: secrets)
-            return answer
         } catch {
+            let failure = WireProtocol.Failure.unavailable(.actionFailed, "\(error)", app: link.appName)
             if Task.isCancelled {
                 // The daemon is stopping before the program read the link: the link stays for the next daemon.
-                context.log.notice("link \(entry.shortID): the daemon stopped before the program read it")
-            } else {
-                context.spool.remove(entry.id)
-                context.log.warning(
-                    "link \(entry.shortID) not delivered to '\(arguments[0])': \(error)",
-                    link.logFields(entry)
-                )
+                let note = "link \(entry.shortID): the daemon stopped before the program read it"
+                return Outcome(.failed(failure), .interrupted, note: .notice(note))
             }
-            supervisor.slots.give()
-            return await context.fail(
-                .unavailable(.actionFailed, "\(error)", app: link.appName),
-                link: link
+            return .failed(
+                failure,
+                note: .warning("link \(entry.shortID) not delivered to '\(arguments[0])': \(error)")
             )
         }
     }
 
-    /// The answer when `program` is not run for the link (`reason`; `problem` says why, after the program's name):
-    /// its entry leaves the spool, its slot is given back, and the failure is logged and answered.
-    private func notRun(
+    /// The outcome when `program` is not run for `run`'s link (`reason`; `problem` says why, after the program's
+    /// name).
+    private static func notRun(
         _ reason: WireProtocol.Reason,
         _ problem: String,
         _ program: String,
-        link: ClaimedLink,
-        entry: Spool.Entry,
-        context: ActionContext
-    ) async -> WireProtocol.Response {
-        context.spool.remove(entry.id)
-        context.log.warning("link \(entry.shortID): the program '\(program)' \(problem)", link.logFields(entry))
-        supervisor.slots.give()
+        _ run: LinkRun
+    ) -> Outcome {
         let message = "the program '\(program)' \(problem); run 'linkd check'"
-        return await context.fail(.unavailable(reason, message, app: link.appName), link: link)
+        return .failed(
+            .unavailable(reason, message, app: run.link.appName),
+            note: .warning("link \(run.entry.shortID): the program '\(program)' \(problem)")
+        )
     }
 
     /// Whether `argv`'s program is a file found by its absolute path that this process may run.

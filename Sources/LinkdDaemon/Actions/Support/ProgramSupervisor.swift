@@ -19,11 +19,12 @@ final class ProgramSupervisor: Sendable {
         let fields: [(String, String)]
         /// The link's secrets and what else the program was given, ready for the redactor.
         let secrets: LinkRedactor.Values
-        let flightKey: String
+        /// The pipeline's end of the link's run: its slot given back, its flight ended.
+        let exited: @Sendable () async -> Void
     }
 
-    /// The running programs against their limit: an `exec` link takes a slot before it is recorded; a program
-    /// watched here gives its slot back when it exits.
+    /// The running programs against their limit: a link whose run starts a program takes a slot before it is
+    /// recorded, and holds it until its program exits.
     let slots: ProgramSlots
     /// Where the programs start: in transient units, or as the daemon's children.
     let launcher: ProgramLauncher
@@ -36,16 +37,11 @@ final class ProgramSupervisor: Sendable {
         (stream, continuation) = AsyncStream.makeStream(of: Watched.self)
     }
 
-    /// Watches `program` (named `name` in the log), which read `entry`'s link, and holds its slot until it exits.
-    /// Its output is logged with the link's secrets and `secrets` (what else it was given: a session's tokens)
-    /// redacted.
-    func watch(
-        _ program: any LaunchedProgram,
-        name: String,
-        link: ClaimedLink,
-        entry: Spool.Entry,
-        secrets given: [String] = []
-    ) {
+    /// Watches `program` (named `name` in the log), which read `run`'s link, until it exits, and then tells the
+    /// pipeline (``LinkRun/programExited``). Its output is logged with the link's secrets and `secrets` (what else
+    /// it was given: a session's tokens) redacted.
+    func watch(_ program: any LaunchedProgram, name: String, run: LinkRun, secrets given: [String] = []) {
+        let (link, entry) = (run.link, run.entry)
         let secrets =
             link.route.fields.compactMap { field -> Secret? in
                 guard case .secret(let secret) = field.value else { return nil }
@@ -58,7 +54,7 @@ final class ProgramSupervisor: Sendable {
                 entryID: String(entry.shortID),
                 fields: link.logFields(entry),
                 secrets: LinkRedactor.Values(secrets),
-                flightKey: link.flightKey
+                exited: run.programExited
             )
         )
     }
@@ -77,32 +73,36 @@ final class ProgramSupervisor: Sendable {
 
     private func supervise(_ watched: Watched, context: ActionContext) async {
         let program = watched.program
-        defer {
-            program.closeDescriptors()
-            slots.give()
+        defer { program.closeDescriptors() }
+        // The daemon stopping ends the reading, and the wait for the exit fails: the pipeline hears of the end anyway.
+        guard await logOutput(of: watched, context: context), let status = try? await program.exitStatus() else {
+            await watched.exited()
+            return
         }
-        if let output = program.output, let socket = try? AsyncSocket(output) {
-            var reader = LineReader(socket, limit: Self.lineLimit)
-            while true {
-                let line: LineReader.Line
-                do {
-                    guard let next = try await reader.nextLine(deadline: nil) else { break }
-                    line = next
-                } catch {
-                    return  // the daemon is stopping
-                }
-                let text = redact(String(decoding: line.bytes, as: UTF8.self), watched)
-                let mark = line.isCut ? " [cut: the line was longer than \(Self.lineLimit) bytes]" : ""
-                context.log.info("link \(watched.entryID): \(watched.name): \(text)\(mark)", watched.fields)
-            }
-        }
-        guard let status = try? await program.exitStatus() else { return }
-        await context.flights.end(watched.flightKey)
+        await watched.exited()
         let message = "link \(watched.entryID): the program (\(program.identity)) exited with status \(status)"
         if status == 0 {
             context.log.info(message, watched.fields)
         } else {
             context.log.warning(message, watched.fields)
+        }
+    }
+
+    /// Logs what the program writes until it closes its output; `false` when the daemon stopped first.
+    private func logOutput(of watched: Watched, context: ActionContext) async -> Bool {
+        guard let output = watched.program.output, let socket = try? AsyncSocket(output) else { return true }
+        var reader = LineReader(socket, limit: Self.lineLimit)
+        while true {
+            let line: LineReader.Line
+            do {
+                guard let next = try await reader.nextLine(deadline: nil) else { return true }
+                line = next
+            } catch {
+                return false
+            }
+            let text = redact(String(decoding: line.bytes, as: UTF8.self), watched)
+            let mark = line.isCut ? " [cut: the line was longer than \(Self.lineLimit) bytes]" : ""
+            context.log.info("link \(watched.entryID): \(watched.name): \(text)\(mark)", watched.fields)
         }
     }
 
