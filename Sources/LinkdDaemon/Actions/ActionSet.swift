@@ -49,11 +49,13 @@ struct ActionSet: Sendable {
         ActionKinds(registrations.map { $0.type.settingsType })
     }
 
-    /// The actions the server serves directly (subscribers, waiting `linkd login`s).
+    /// The actions the daemon runs beside the server: the `forward` queue's chores, and the sessions it drops at the
+    /// stop.
     let forward: ForwardAction
-    let signIn: SignInAction
     /// Every action, by its keyword.
     let byKeyword: [String: any Action]
+    /// The actions that serve requests of their own on the wire, in the order they are registered.
+    let requestServers: [any RequestServing]
 
     init(
         supervisor: ProgramSupervisor,
@@ -76,10 +78,7 @@ struct ActionSet: Sendable {
         )
         let made = registrations.map { $0.make(setup) }
         byKeyword = Dictionary(uniqueKeysWithValues: made.map { (type(of: $0).keyword, $0) })
-        guard let signIn = made.lazy.compactMap({ $0 as? SignInAction }).first else {
-            preconditionFailure("the daemon's actions include signin")
-        }
+        requestServers = made.compactMap { $0 as? any RequestServing }
         forward = setup.forward
-        self.signIn = signIn
     }
 }

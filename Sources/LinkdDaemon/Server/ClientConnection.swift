@@ -26,23 +26,16 @@ actor ClientConnection {
 
     /// Answers the client's requests, one response per request line, until it goes away or sends nothing for
     /// `requestTimeout`. The loop runs on this actor, so a request costs no hop to it; a reset's password question
-    /// (``askSecret(_:prompt:rejection:)``) comes in while the loop waits for the service's answer.
-    ///
-    /// - Parameter subscribe: serves a connection that subscribed to an app's `forward` links; with `receivesSessions`
-    ///   when it proved it holds the app's subscriber key. It registers the subscriber, then calls `acknowledge`
-    ///   (which writes the answer, `false` when that failed), so that a client holding the answer is first in line.
-    func serve(
-        _ service: LinkService,
-        requestTimeout: Duration,
-        subscribe: Subscribe
-    ) async {
+    /// (``askSecret(_:prompt:rejection:)``) comes in while the loop waits for the service's answer. A request that is
+    /// not an `open` goes to the action that serves it (``RequestServing``); a subscription keeps the connection.
+    func serve(_ service: LinkService, requestTimeout: Duration) async {
         while let line = await nextRequest(within: requestTimeout) {
             let response: WireProtocol.Response
             do throws(WireProtocol.Failure) {
                 let request = try WireProtocol.Request(line: line)
                 // A request read after the stop began (sent ahead by a client) is not started: nothing was done.
                 guard !service.shutdown.isStopping else { throw .daemonStopping }
-                guard let answer = try await answer(request, service, subscribe: subscribe) else { return }
+                guard let answer = try await answer(request, service) else { return }
                 response = answer
             } catch {
                 response = .failed(error)
@@ -54,13 +47,6 @@ actor ClientConnection {
             }
         }
     }
-
-    /// Serves a subscription: `app`, `receivesSessions` when the subscriber proved it holds the app's key, and
-    /// `acknowledge`, which writes the answer (`false` when that failed).
-    typealias Subscribe =
-        @Sendable (
-            _ app: String, _ receivesSessions: Bool, _ acknowledge: @Sendable () async -> Bool
-        ) async -> Void
 
     /// The next request line, or `nil` when the client went away, sent nothing for `timeout`, the daemon stops, or
     /// the line was too long (the client is told so).
@@ -84,36 +70,30 @@ actor ClientConnection {
         return next.bytes
     }
 
-    /// The answer to `request`; `nil` once a subscription was served (the connection is then the subscriber's).
+    /// The answer to `request`; `nil` once an action kept the connection (a subscription).
     private func answer(
         _ request: WireProtocol.Request,
-        _ service: LinkService,
-        subscribe: Subscribe
+        _ service: LinkService
     ) async throws(WireProtocol.Failure) -> WireProtocol.Response? {
-        switch request {
-        case .open(let url, let interactive, let canConfirm, let web):
+        if case .open(let url, let interactive, let canConfirm, let web) = request {
             // Only a client that can answer a question is handed to the service. A clicked web link the app cannot
             // take now goes back, untouched, to open in the browser.
             self.canConfirm = canConfirm
             return await service.open(url, client: interactive || canConfirm ? self : nil, web: web)
-        case .awaitSignIn(let app, let canConfirm):
-            self.canConfirm = canConfirm
-            // Registered before it is acknowledged: a sign-in that comes back after the answer finds it.
-            return await service.signIn.waiters.wait(for: app, client: self, confirms: canConfirm) {
-                try? await self.write(WireProtocol.Response.waiting(app: app).line, deadline: .now + .seconds(5))
-            }
-        case .subscribe(let app, let key):
-            // No key: the app's links only. A key: its sessions too, when it is the app's.
-            if let key, !service.subscriberKeys.isValid(key.revealed(), for: app) {
-                service.log.warning("a subscriber of \(app) sent a wrong key", [("LINKD_APP", app)])
-                throw .wrongSubscriberKey(app: app)
-            }
-            let answer = WireProtocol.Response.subscribed(app: app).line
-            await subscribe(app, key != nil) {
-                (try? await self.write(answer, deadline: .now + .seconds(5))) != nil
-            }
-            return nil
         }
+        for server in service.actions.requestServers {
+            switch try await server.serve(request, from: self, service: service) {
+            case .answer(let response): return response
+            case .keptConnection: return nil
+            case nil: continue
+            }
+        }
+        preconditionFailure("every request of the wire is served: \(request)")
+    }
+
+    /// Marks whether the request being served came from a client that can ask the person to confirm a sign-in.
+    func setCanConfirm(_ canConfirm: Bool) {
+        self.canConfirm = canConfirm
     }
 
     /// The next request line: one held while a password was awaited first, else the next line read (see

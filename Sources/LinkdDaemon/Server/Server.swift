@@ -95,60 +95,6 @@ struct Server: Sendable {
             try? await socket.write(Array((refusal.line + "\n").utf8), deadline: .now + .seconds(1))
             return
         }
-        let connection = ClientConnection(socket)
-        await connection.serve(service, requestTimeout: Daemon.requestTimeout) { app, receivesSessions, acknowledge in
-            await serveSubscriber(socket, app: app, receivesSessions: receivesSessions, acknowledge: acknowledge)
-        }
-    }
-
-    /// How long a subscriber may take no line before it is let go (its socket buffer stays full that long).
-    static let subscriberPatience = Duration.seconds(5)
-
-    /// A subscribed connection: the app's `forward` links (and its sessions, with `receivesSessions`) are pushed to it
-    /// until it goes away, or until it takes no line for ``subscriberPatience``. It is exempt from the first-byte
-    /// rule, since a subscriber only listens. It is registered before `acknowledge` answers it: subscribers are served
-    /// in the order their answers went out.
-    private func serveSubscriber(
-        _ socket: AsyncSocket,
-        app: String,
-        receivesSessions: Bool,
-        acknowledge: @Sendable () async -> Bool
-    ) async {
-        let forward = service.forward
-        let (id, stream) = await forward.subscribe(app, receivesSessions: receivesSessions, context: service.context)
-        guard await acknowledge() else {
-            await forward.unsubscribe(app, id: id, context: service.context)
-            return
-        }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                var buffer: [UInt8] = []
-                while let count = try? await socket.read(into: &buffer, deadline: nil), count > 0 {}
-            }
-            group.addTask {
-                // Its own descriptor for the writes, so that they wait on the reactor beside the reader's wait.
-                guard let writer = try? socket.duplicate() else { return }
-                defer { writer.close() }
-                for await outgoing in stream {
-                    do {
-                        try await writer.write(Array(outgoing.line.utf8), deadline: .now + Self.subscriberPatience)
-                    } catch ReactorError.timedOut {
-                        // A line may be cut off: it is no link, and that link comes again to the next subscription.
-                        log.warning(
-                            "\(app)'s subscriber took no line for \(Self.subscriberPatience.components.seconds) s "
-                                + "and is let go; the links it had not taken wait for its next subscription",
-                            [("LINKD_APP", app)]
-                        )
-                        return
-                    } catch {
-                        return  // gone
-                    }
-                    await forward.written(outgoing.entryID, context: service.context)
-                }
-            }
-            await group.next()
-            group.cancelAll()
-        }
-        await forward.unsubscribe(app, id: id, context: service.context)
+        await ClientConnection(socket).serve(service, requestTimeout: Daemon.requestTimeout)
     }
 }

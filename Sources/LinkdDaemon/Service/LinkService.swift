@@ -24,10 +24,8 @@ actor LinkService {
     nonisolated var log: DaemonLog { context.log }
     nonisolated var activity: Activity { context.activity }
     nonisolated var shutdown: Shutdown { context.shutdown }
-    /// The `forward` action, whose subscribers the server serves.
+    /// The `forward` action, whose queue's chores the daemon runs beside the server.
     nonisolated var forward: ForwardAction { actions.forward }
-    /// The `signin` action, whose waiting `linkd login`s the server serves.
-    nonisolated var signIn: SignInAction { actions.signIn }
 
     init(
         resolver: LinkResolver,
