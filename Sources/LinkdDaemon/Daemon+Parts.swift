@@ -47,36 +47,51 @@ extension Daemon {
             )
         }
 
-        /// Starts the services that run until the daemon stops, in `group`: the program supervisor, forwarded links,
-        /// the association files' refresh, the signals (SIGTERM and SIGINT stop, SIGHUP reloads), and the
-        /// configuration's watch (`watch`, when the folders could be watched).
-        func start(
-            in group: inout DiscardingTaskGroup,
+        /// The daemon's services, in the order they start (they hear the stop in the reverse order): the program
+        /// supervisor, forwarded links
+        /// (whose waiting sessions are dropped at the stop), the association files' refresh, the signals (SIGTERM and
+        /// SIGINT stop, SIGHUP reloads), the configuration's watch (`watch`, when the folders could be watched), the
+        /// replay of `replaying` (what a daemon that stopped left in the spool), and last the server.
+        func services(
+            server: Server,
             signals: SignalWatch,
             watch: FolderWatch?,
-            loader: ConfigLoader
-        ) {
+            loader: ConfigLoader,
+            replaying left: [Spool.Entry]
+        ) -> [DaemonService] {
             let (service, shutdown, log, associations, supervisor) = (service, shutdown, log, associations, supervisor)
             let (stops, reloads) = (signals.stops, signals.reloads)
-            group.addTask { await supervisor.run(context: service.context) }
-            group.addTask { await service.forward.run(context: service.context) }
-            group.addTask { await associations.run() }
-            group.addTask {
-                for await _ in stops { shutdown.signalled() }
+            var services = [
+                DaemonService("programs") { await supervisor.run(context: service.context) },
+                DaemonService(
+                    "forward",
+                    stopping: { await service.forward.dropSessions(service.context) },
+                    run: { await service.forward.run(context: service.context) }
+                ),
+                DaemonService("associations") { await associations.run() },
+                DaemonService("signals") {
+                    for await _ in stops { shutdown.signalled() }
+                },
+                DaemonService("reload") {
+                    for await _ in reloads {
+                        log.info("SIGHUP: reading the configuration again")
+                        await service.reload(loader)
+                    }
+                },
+            ]
+            if let watch {
+                services.append(
+                    DaemonService("configuration") {
+                        while (try? await watch.nextChange()) != nil {
+                            log.info("the configuration changed: reading it again")
+                            await service.reload(loader)
+                        }
+                    }
+                )
             }
-            group.addTask {
-                for await _ in reloads {
-                    log.info("SIGHUP: reading the configuration again")
-                    await service.reload(loader)
-                }
-            }
-            guard let watch else { return }
-            group.addTask {
-                while (try? await watch.nextChange()) != nil {
-                    log.info("the configuration changed: reading it again")
-                    await service.reload(loader)
-                }
-            }
+            services.append(DaemonService("replay") { await service.replay(left) })
+            services.append(DaemonService("server", stopping: { shutdown.stop() }, run: { await server.run() }))
+            return services
         }
     }
 }

@@ -49,16 +49,16 @@ package struct Daemon: Sendable {
             clients: ClientCount(limit: options.limits.clients)
         )
         let signals = SignalWatch()
+        // Read before the server starts, so that no link it accepts is taken for one left behind.
+        let left = await parts.service.leftInSpool()
+        let services = parts.services(server: server, signals: signals, watch: watch, loader: loader, replaying: left)
         await withDiscardingTaskGroup { group in
-            parts.start(in: &group, signals: signals, watch: watch, loader: loader)
-            let left = await parts.service.leftInSpool()
-            group.addTask { await parts.service.replay(left) }
+            for service in services { group.addTask { await service.run() } }
             try? notifier.notifyReady(status: "waiting for links (\(loaded.apps.count) apps)")
             log.info(
                 "listening on \(listener.ownedPath ?? "the socket passed by systemd") with \(loaded.apps.count) apps"
             )
-            group.addTask { await server.run() }
-            await stop(when: firstOf(parts.activity, parts.shutdown), server, parts.service, notifier, log)
+            await stop(when: firstOf(parts.activity, parts.shutdown), services, parts, notifier, log)
             group.cancelAll()
         }
         withExtendedLifetime(signals) { listener.releaseLock() }
@@ -115,11 +115,13 @@ package struct Daemon: Sendable {
         }
     }
 
-    /// The stop's first phase: no new work, running work may finish until the drain deadline or a second signal.
+    /// The stop's first phase: every service hears it, the last started first (the server takes no new work before
+    /// the `forward` queue lets its sessions go); running work may finish until the drain deadline or a second
+    /// signal. The caller then cancels every service.
     private func stop(
         when reason: StopReason,
-        _ server: Server,
-        _ service: LinkService,
+        _ services: [DaemonService],
+        _ parts: Parts,
         _ notifier: Notifier,
         _ log: DaemonLog
     ) async {
@@ -128,13 +130,12 @@ package struct Daemon: Sendable {
         case .idle: log.info("idle for \(options.idleExit); exiting")
         case .signal: log.info("stopping: letting running work finish for up to \(options.drainDeadline)")
         }
-        server.shutdown.stop()
-        await service.forward.dropSessions(service.context)
+        for service in services.reversed() { await service.stopping() }
         let deadline = options.drainDeadline
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await server.activity.waitUntilQuiet() }
+            group.addTask { try? await parts.activity.waitUntilQuiet() }
             group.addTask { try? await Task.sleep(for: deadline) }
-            group.addTask { try? await server.shutdown.waitForSignals(2) }
+            group.addTask { try? await parts.shutdown.waitForSignals(2) }
             await group.next()
             group.cancelAll()
         }
