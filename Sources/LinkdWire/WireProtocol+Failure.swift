@@ -150,6 +150,7 @@ extension WireProtocol {
                 case .linkExpiredOrUsed, .refused: .refused
                 case .unreachable, .stateUnwritable: .unavailable
                 case .temporary: .temporary
+                case .notASignIn, .notStartedByLinkd, .noIDToken, .nonceMismatch: .invalid
                 }
             self.init(kind: kind, reason: Reason(failure.kind), message: failure.message)
         }

@@ -10,8 +10,8 @@ extension SignInAction {
     /// the session.
     func signIn(_ signIn: SignIn, _ run: LinkRun) async -> Outcome {
         let (link, entry) = (run.link, run.entry)
-        let signedIn: SignInBackend.Session
-        switch await Self.session(from: signIn.backend, with: signIn.material) {
+        let signedIn: SignedInSession
+        switch await Self.session(of: signIn.ready) {
         case .success(let value):
             signedIn = value
         case .failure(let error):
@@ -19,7 +19,7 @@ extension SignInAction {
             return .failed(failure, note: .warning("link \(entry.shortID): not signed in: \(failure.message)"))
         }
         let email = signedIn.account
-        let session: SignInBackend.Session
+        let session: SignedInSession
         switch await confirmed(signedIn, signIn.confirmation, link, client: run.client) {
         case .success(let kept): session = kept
         case .failure(let refusal): return await abandon(signedIn, why: refusal.why, refusal.failure, run)
@@ -39,16 +39,12 @@ extension SignInAction {
         return outcome
     }
 
-    /// The backend's session for `material`, within the backend's time limit.
-    private static func session(
-        from backend: SignInBackend,
-        with material: SignInMaterial
-    ) async -> Result<SignInBackend.Session, SessionError> {
+    /// The session `ready` signs in, within the backend's time limit.
+    private static func session(of ready: ReadySignIn) async -> Result<SignedInSession, SessionError> {
         let deadline = ContinuousClock.now + RequestDeadline.backendTimeLimit
-        return await RequestDeadline.$current.withValue(deadline) {
-            () async -> Result<SignInBackend.Session, SessionError> in
+        return await RequestDeadline.$current.withValue(deadline) { () async -> Result<SignedInSession, SessionError> in
             do throws(SessionError) {
-                return .success(try await backend.session(material))
+                return .success(try await ready.run())
             } catch {
                 return .failure(error)
             }
@@ -64,11 +60,11 @@ extension SignInAction {
     /// The session to deliver: confirmed by the person where `confirmation` says to ask, and stepped up to a second
     /// factor when the account has one.
     private func confirmed(
-        _ signedIn: SignInBackend.Session,
+        _ signedIn: SignedInSession,
         _ confirmation: Confirmation,
         _ link: ClaimedLink,
         client: (any LinkClient)?
-    ) async -> Result<SignInBackend.Session, Refusal> {
+    ) async -> Result<SignedInSession, Refusal> {
         let email = signedIn.account
         if await !isConfirmed(confirmation, app: link.appName, email: email, client: client) {
             let failure = WireProtocol.Failure(
@@ -89,7 +85,7 @@ extension SignInAction {
 
     /// Hands the session to the app's program, or to its subscriber (or its queue until it subscribes).
     private func deliver(
-        _ session: SignInBackend.Session,
+        _ session: SignedInSession,
         as email: String,
         delivery: Delivery,
         _ run: LinkRun

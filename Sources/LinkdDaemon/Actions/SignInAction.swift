@@ -49,17 +49,16 @@ struct SignInAction: Action {
         case signIn(SignIn)
     }
 
-    /// A sign-in, ready once the link is recorded: where its session goes, the backend and the link's material, and
+    /// A sign-in, ready once the link is recorded: where its session goes, the backend's sign-in of the link, and
     /// where the person confirms it.
     struct SignIn: Sendable {
         let delivery: Delivery
-        let backend: SignInBackend
-        let material: SignInMaterial
+        let ready: ReadySignIn
         let confirmation: Confirmation
     }
 
-    /// The backend's sign-in of the link, the material it proves, and room for the session: checked before anything
-    /// is recorded or sent.
+    /// The backend's sign-in of the link, who confirms it, and room for the session: checked before anything is
+    /// recorded or sent.
     func plan(
         _ link: ClaimedLink,
         client: (any LinkClient)?,
@@ -79,22 +78,22 @@ struct SignInAction: Action {
             return .success(.confirmEmail(confirmation))
         }
         if let failure = await providerError(link) { return .failure(refuse(failure, link, context)) }
-        let material: SignInMaterial
+        let stores = SignInStores(verifiers: pkceStore, apple: appleStore)
+        let ready: ReadySignIn
+        switch configured.signIn.signIn(of: link.route.auth, routeID: link.route.id, app: link.appName, stores: stores)
+        {
+        case .success(let made): ready = made
+        case .failure(let failure): return .failure(refuse(WireProtocol.Failure(failure), link, context))
+        }
         let confirmation: Confirmation
-        switch await Self.material(link, store: pkceStore, appleStore: appleStore, client: client, waiters: waiters) {
-        case .success(let value): (material, confirmation) = value
+        switch await Self.confirmation(for: ready.origin, link, client: client, waiters: waiters) {
+        case .success(let who): confirmation = who
         case .failure(let failure): return .failure(refuse(failure, link, context))
         }
         if delivery == .forward, await !forward.hasRoom(for: link.appName, context: context) {
             return .failure(refuse(.forwardQueueFull(app: link.appName, limit: forward.queueLimit), link, context))
         }
-        let signIn = SignIn(
-            delivery: delivery,
-            backend: configured.signIn,
-            material: material,
-            confirmation: confirmation
-        )
-        return .success(.signIn(signIn))
+        return .success(.signIn(SignIn(delivery: delivery, ready: ready, confirmation: confirmation)))
     }
 
     /// A double click joins the first run; a session for a program waits for a program slot.
@@ -114,7 +113,7 @@ struct SignInAction: Action {
 
     /// The `linkd login` that started the sign-in in the browser hears how it ended.
     func answered(_ plan: Plan, link: ClaimedLink, with response: WireProtocol.Response) async {
-        if case .signIn(let signIn) = plan, signIn.material.isStartedInBrowser {
+        if case .signIn(let signIn) = plan, signIn.ready.origin == .browser {
             await waiters.finish(link.appName, with: response)
         }
     }
@@ -173,7 +172,7 @@ extension SignInAction {
     /// What becomes of a forwarded session no subscriber took (its time to live passed, or the daemon stopped): it is
     /// signed out at the backend (it would otherwise stay live there, unused), and the person is told to sign in again.
     static func signOutUndelivered(
-        _ session: SignInBackend.Session,
+        _ session: SignedInSession,
         app: String,
         context: ActionContext
     ) -> @Sendable () async -> Void {
@@ -195,7 +194,7 @@ extension SignInAction {
     /// The outcome of a sign-in that is not delivered: its session signed out, `why` logged, failing with
     /// `failure`.
     func abandon(
-        _ session: SignInBackend.Session,
+        _ session: SignedInSession,
         why: String,
         _ failure: WireProtocol.Failure,
         _ run: LinkRun

@@ -7,11 +7,11 @@ package enum SessionBackend: Sendable {
     case supabase(SupabaseBackend)
     case appServices(AppServicesBackend)
 
-    /// The backend as a sign-in sees it.
-    package var signIn: SignInBackend {
+    /// The backend as a sign-in link sees it.
+    package var signIn: any SignInBackend {
         switch self {
-        case .supabase(let backend): .supabase(SupabaseSignIn(client: backend.client))
-        case .appServices(let backend): .appServices(AppServicesSignIn(client: backend.client))
+        case .supabase(let backend): SupabaseSignIn(client: backend.client)
+        case .appServices(let backend): AppServicesSignIn(client: backend.client)
         }
     }
 

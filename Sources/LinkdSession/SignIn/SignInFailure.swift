@@ -14,6 +14,14 @@ package enum SignInFailureKind: String, SessionFailureKind {
     case temporary = "backend_temporary"
     /// linkd cannot write what the sign-in needs kept (its PKCE verifier or Apple secret); nothing was sent.
     case stateUnwritable = "state_unwritable"
+    /// The link signs no one in with the app's backend (a reset link, an error redirect); nothing was sent.
+    case notASignIn = "not_a_signin"
+    /// A code or an Apple callback of a sign-in linkd did not start (no stored verifier, a foreign `state`).
+    case notStartedByLinkd = "not_started_by_linkd"
+    /// An Apple callback with no id token.
+    case noIDToken = "no_id_token"
+    /// An Apple id token whose nonce is not the one linkd sent.
+    case nonceMismatch = "nonce_mismatch"
 
     package init(_ outcome: SessionOutcome) {
         self =
