@@ -49,9 +49,7 @@ struct ConfirmCommand: Command {
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         let config = try InstalledApp.named(app)
         let backends = [config.backend] + config.links.map(\.backend)
-        guard
-            case .appServices(let services)? = backends.compactMap({ $0 }).first(where: \.isAppServices)?.makeBackend()
-        else {
+        guard let confirmations = backends.lazy.compactMap({ $0?.makeBackend().confirmations }).first else {
             throw .failed(
                 "\(app) has no App Services backend; confirmation emails are App Services' (Supabase sends its own)",
                 exitCode: .usage
@@ -59,9 +57,9 @@ struct ConfirmCommand: Command {
         }
         do throws(SessionError) {
             if retry {
-                try await services.client.retryConfirmation(email: email)
+                try await confirmations.retryConfirmation(email: email)
             } else {
-                try await services.client.resendConfirmation(email: email)
+                try await confirmations.resendConfirmation(email: email)
             }
         } catch {
             let failure = ResetFailure(error)
@@ -74,12 +72,5 @@ struct ConfirmCommand: Command {
                 : "requested: a confirmation email for \(masked) is on its way; open its link here\n"
         )
         return .success
-    }
-}
-
-extension BackendConfig {
-    /// Whether the backend is App Services.
-    fileprivate var isAppServices: Bool {
-        if case .appServices = kind { true } else { false }
     }
 }

@@ -9,7 +9,7 @@ extension LoginCommand {
     /// `--provider`: GoTrue's `/authorize` page for `provider`, with a new verifier stored for its PKCE challenge.
     func startProviderSignIn(
         _ provider: String,
-        signIn: SupabaseSignIn,
+        signIn: any SignInStarter,
         redirectTo: String,
         store: PKCEStore
     ) async throws(CommandFailure) -> (address: String, verifier: Secret) {

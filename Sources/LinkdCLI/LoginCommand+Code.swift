@@ -14,7 +14,7 @@ extension LoginCommand {
     func signInWithCode(
         email: String,
         link: LinkConfig,
-        signIn: SupabaseSignIn,
+        signIn: any SignInStarter,
         store: PKCEStore,
         _ console: Console
     ) async throws(CommandFailure) -> ExitCode {
@@ -29,34 +29,28 @@ extension LoginCommand {
         let answers = PromptAnswers(prompt)
         let question = "Code from the sign-in email for \(DisplayText.sanitize(email)) (\(DisplayText.sanitize(app)))"
         let verified = await CodeRounds.run(prompt: question, codes: answers) { (code) async throws(SessionError) in
-            try await signIn.verify(email: email, code: code)
+            try await signIn.signInLink(email: email, code: code, at: link.match.description)
         }
-        let session: GoTrueSession
+        let url: String
         switch verified {
-        case .proved(let found): session = found
+        case .proved(let found): url = found
         case .noCode: throw answers.nothingGiven("no code was given; no one was signed in")
         case .failed(let error):
             let failure = SignInFailure(error)
             throw .failed(failure.message, exitCode: WireProtocol.Failure(failure).kind.exitCode)
         }
-        return try await deliver(session, at: link, answers: answers, console)
+        return try await deliver(url, answers: answers, console)
     }
 
-    /// Hands `session` to the daemon as the app's signin link `link` with the session's tokens in its fragment (the
-    /// shape of a link GoTrue's implicit flow sends), answering the daemon's confirmation with yes and its questions
-    /// (a second factor's code) with `answers`.
+    /// Hands the daemon `url`, the app's signin link that brings back the session (``SignInStarter/signInLink(email:code:at:)``),
+    /// answering the daemon's confirmation with yes and its questions (a second factor's code) with `answers`.
     private func deliver(
-        _ session: GoTrueSession,
-        at link: LinkConfig,
+        _ url: String,
         answers: PromptAnswers,
         _ console: Console
     ) async throws(CommandFailure) -> ExitCode {
         var client = try await DaemonClient.connectedToUsersDaemon()
         defer { client.close() }
-        let url =
-            link.match.description + "#access_token=" + session.accessToken.revealed() + "&expires_at="
-            + String(session.expiresAt) + "&refresh_token=" + session.refreshToken.revealed()
-            + "&token_type=bearer&type=magiclink"
         await client.send(.open(url: url, interactive: true, canConfirm: true))
         let response = await client.receive(
             answer: { question in question.asked == .code ? answers.answer(question) : nil },

@@ -144,7 +144,7 @@ struct LoginCommand: Command {
     func requestEmail(
         to email: String,
         leadingTo link: LinkConfig,
-        signIn: SupabaseSignIn,
+        signIn: any SignInStarter,
         store: PKCEStore
     ) async throws(CommandFailure) {
         do throws(SignInFailure) {

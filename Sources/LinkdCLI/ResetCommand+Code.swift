@@ -10,7 +10,7 @@ extension ResetCommand {
     /// as the email's link would (a second factor's code, the new password), asking here.
     func resetWithCode(_ config: AppConfig, _ console: Console) async throws(CommandFailure) -> ExitCode {
         let resetLink = config.links.first(where: \.resetsPassword)
-        guard case .supabase(let supabase)? = (resetLink?.backend ?? config.backend)?.makeBackend() else {
+        guard let codeReset = (resetLink?.backend ?? config.backend)?.makeBackend().codeReset else {
             throw .failed(
                 "\(app) has no Supabase backend to reset with a code (App Services emails links, not codes)",
                 exitCode: .usage
@@ -26,15 +26,15 @@ extension ResetCommand {
         )
         let prompt = "Code from the reset email for \(DisplayText.sanitize(email)) (\(DisplayText.sanitize(app)))"
         let verified = await CodeRounds.run(prompt: prompt, codes: answers) { (code) async throws(SessionError) in
-            try await supabase.material(forEmailedCode: code, email: email)
+            try await codeReset.reset(email: email, code: code, app: app)
         }
-        let material: SupabaseBackend.Material
+        let reset: ReadyReset
         switch verified {
-        case .proved(let found): material = found
+        case .proved(let found): reset = found
         case .noCode: throw answers.nothingGiven("no code was given; nothing changed")
         case .failed(let error): throw .failed(ResetFailure(error))
         }
-        let result = await PasswordReset(backend: supabase, material: material, appName: app).run(passwords: answers)
+        let result = await reset.run(passwords: answers) { true }
         switch result {
         case .success(let success):
             console.write("done: \(app): the password of \(success.account) was changed\n")

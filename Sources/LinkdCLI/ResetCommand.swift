@@ -76,8 +76,8 @@ struct ResetCommand: Command {
             throw .failed("\(app) has no backend to reset a password with", exitCode: .usage)
         }
         let masked = JWTClaims.mask(email)
-        if let arguments = backend.resetFunctionArguments, case .appServices(let services) = backend.makeBackend() {
-            return try await callResetFunction(services, arguments: arguments, console)
+        if let arguments = backend.resetFunctionArguments, let function = backend.makeBackend().resetFunction {
+            return try await callResetFunction(function, arguments: arguments, console)
         }
         let store = PKCEStore(stateFolder: XDGDirectories().linkdState)
         let client = backend.makeBackend().reset
@@ -108,7 +108,7 @@ struct ResetCommand: Command {
 
     /// Asks for the new password and runs the app's reset function with it and `arguments`.
     private func callResetFunction(
-        _ services: AppServicesBackend,
+        _ function: any ResetFunctionCalling,
         arguments: String,
         _ console: Console
     ) async throws(CommandFailure) -> ExitCode {
@@ -126,7 +126,7 @@ struct ResetCommand: Command {
             throw .failed("no new password was given; nothing was sent", exitCode: .temporaryFailure)
         }
         do throws(ResetFailure) {
-            try await services.callResetFunction(email: email, password: password, arguments: arguments)
+            try await function.callResetFunction(email: email, password: password, arguments: arguments)
         } catch {
             throw .failed(error.message, exitCode: WireProtocol.Failure(error).kind.exitCode)
         }

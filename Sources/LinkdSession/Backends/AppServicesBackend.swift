@@ -130,3 +130,24 @@ package struct AppServicesBackend: AuthBackend {
     /// - Returns: `false`.
     package func signOut(_ session: Material) async -> Bool { false }
 }
+
+extension AppServicesBackend: ResetFunctionCalling {
+    /// Atlas App Services as the session layer's client: resets by link or reset function, sign-in with Apple, and
+    /// its account confirmations.
+    static func session(_ client: AppServicesClient) -> SessionBackend {
+        let backend = AppServicesBackend(client: client)
+        return SessionBackend(
+            reset: backend,
+            signIn: AppServicesSignIn(client: client),
+            resetFunction: backend,
+            confirmations: client
+        ) { route in
+            guard case .appServicesConfirm(let link) = route else { return nil }
+            return { () async throws(SessionError) in
+                try await backend.confirmEmail(token: link.token, tokenID: link.tokenID)
+            }
+        }
+    }
+}
+
+extension AppServicesClient: ConfirmationResending {}

@@ -1,45 +1,50 @@
 package import LinkdFormats
 import LinkdRouting
 
-/// The session layer's client for an app's backend: one case per backend the configuration can name, each holding
-/// the backend's own ``AuthBackend`` type, so that a link can only be paired with a client of its own backend.
-package enum SessionBackend: Sendable {
-    case supabase(SupabaseBackend)
-    case appServices(AppServicesBackend)
-
-    /// The backend as a sign-in link sees it.
-    package var signIn: any SignInBackend {
-        switch self {
-        case .supabase(let backend): SupabaseSignIn(client: backend.client)
-        case .appServices(let backend): AppServicesSignIn(client: backend.client)
-        }
-    }
-
-    /// The sign-in that `linkd login` starts itself, by an emailed magic link or through a provider's page in the
-    /// browser (both with PKCE): Supabase's. `nil` for App Services, where linkd signs in with Apple only.
-    package var startedSignIn: SupabaseSignIn? {
-        guard case .supabase(let backend) = self else { return nil }
-        return SupabaseSignIn(client: backend.client)
-    }
-
+/// The session layer's client for an app's backend: what a reset link and a sign-in link need of it, and what else
+/// the backend can do (``SignInStarter``, ``CodeResetting``, ``ResetFunctionCalling``, ``ConfirmationResending``),
+/// `nil` where it cannot. Callers reach a backend through this alone, never through its concrete types.
+package struct SessionBackend: Sendable {
     /// Confirms an account's email at the backend, once; it signs no one in.
     package typealias EmailConfirmation = @Sendable () async throws(SessionError) -> Void
+
+    /// The backend as a reset sees it.
+    package let reset: any AuthBackend
+    /// The backend as a sign-in link sees it.
+    package let signIn: any SignInBackend
+    /// The sign-ins `linkd login` starts itself at this backend.
+    package let startedSignIn: (any SignInStarter)?
+    /// The reset by an emailed code.
+    package let codeReset: (any CodeResetting)?
+    /// The reset by the backend's reset function.
+    package let resetFunction: (any ResetFunctionCalling)?
+    /// The account confirmation, asked for again.
+    package let confirmations: (any ConfirmationResending)?
+    private let confirming: @Sendable (AuthRoute?) -> EmailConfirmation?
+
+    /// A backend of these parts; `confirming` gives the confirmation a link makes at it (``emailConfirmation(of:)``).
+    package init(
+        reset: any AuthBackend,
+        signIn: any SignInBackend,
+        startedSignIn: (any SignInStarter)? = nil,
+        codeReset: (any CodeResetting)? = nil,
+        resetFunction: (any ResetFunctionCalling)? = nil,
+        confirmations: (any ConfirmationResending)? = nil,
+        confirming: @escaping @Sendable (AuthRoute?) -> EmailConfirmation? = { _ in nil }
+    ) {
+        self.reset = reset
+        self.signIn = signIn
+        self.startedSignIn = startedSignIn
+        self.codeReset = codeReset
+        self.resetFunction = resetFunction
+        self.confirmations = confirmations
+        self.confirming = confirming
+    }
 
     /// The confirmation `route` makes at this backend when it is the backend's email-confirmation link (App Services'
     /// `appservices.confirm`: `POST …/local-userpass/confirm` with its token pair); `nil` for any other link.
     package func emailConfirmation(of route: AuthRoute?) -> EmailConfirmation? {
-        guard case .appServices(let backend) = self, case .appServicesConfirm(let link) = route else { return nil }
-        return { () async throws(SessionError) in
-            try await backend.confirmEmail(token: link.token, tokenID: link.tokenID)
-        }
-    }
-
-    /// The backend as a reset sees it.
-    package var reset: any AuthBackend {
-        switch self {
-        case .supabase(let backend): backend
-        case .appServices(let backend): backend
-        }
+        confirming(route)
     }
 }
 
@@ -50,13 +55,9 @@ extension BackendConfig {
         let transport = CurlTransport(caFile: caFile)
         switch kind {
         case .supabase(let apiKey):
-            return .supabase(
-                SupabaseBackend(client: GoTrueClient(url: url.href, apiKey: apiKey.revealed(), transport: transport))
-            )
+            return SupabaseBackend.session(GoTrueClient(url: url.href, apiKey: apiKey.revealed(), transport: transport))
         case .appServices(let appID):
-            return .appServices(
-                AppServicesBackend(client: AppServicesClient(url: url.href, appID: appID, transport: transport))
-            )
+            return AppServicesBackend.session(AppServicesClient(url: url.href, appID: appID, transport: transport))
         }
     }
 }

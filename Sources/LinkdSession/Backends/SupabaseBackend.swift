@@ -209,3 +209,21 @@ package struct SupabaseBackend: AuthBackend {
         }
     }
 }
+
+extension SupabaseBackend: CodeResetting {
+    /// Supabase Auth as the session layer's client: resets by link or emailed code, and every sign-in `linkd login`
+    /// starts.
+    static func session(_ client: GoTrueClient) -> SessionBackend {
+        let signIn = SupabaseSignIn(client: client)
+        let backend = SupabaseBackend(client: client)
+        return SessionBackend(reset: backend, signIn: signIn, startedSignIn: signIn, codeReset: backend)
+    }
+
+    package func reset(email: String, code: Secret, app: String) async throws(SessionError) -> ReadyReset {
+        let material = try await material(forEmailedCode: code, email: email)
+        return ReadyReset { passwords, beforeSending in
+            await PasswordReset(backend: self, material: material, appName: app, beforeSending: beforeSending)
+                .run(passwords: passwords)
+        }
+    }
+}

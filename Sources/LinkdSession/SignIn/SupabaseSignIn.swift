@@ -166,3 +166,13 @@ package struct SupabaseSignIn: Sendable {
         return (address, verifierStore.verifier(for: app, now: now)?.value)
     }
 }
+
+extension SupabaseSignIn: SignInStarter {
+    /// The app's sign-in link with the session's tokens in its fragment: the shape of a link GoTrue's implicit flow
+    /// sends, which the daemon signs in with as it would with the email's link.
+    package func signInLink(email: String, code: Secret, at link: String) async throws(SessionError) -> String {
+        let session = try await verify(email: email, code: code)
+        return link + "#access_token=" + session.accessToken.revealed() + "&expires_at=" + String(session.expiresAt)
+            + "&refresh_token=" + session.refreshToken.revealed() + "&token_type=bearer&type=magiclink"
+    }
+}
