@@ -14,6 +14,8 @@ package struct AppConfigDecoder {
     let programs: ProgramSearch
     /// The actions a link may name.
     let actions: ActionKinds
+    /// The kinds of backend an app may name.
+    let backends: BackendKinds
     /// Every problem found, in the order found.
     package private(set) var errors: [ConfigError] = []
     /// How many of ``errors`` stop the app from loading.
@@ -24,12 +26,13 @@ package struct AppConfigDecoder {
     /// Whether the app configures Sign in with Apple (its `apple` links need it).
     private var hasApple = false
 
-    /// A decoder for the file at `file`, reading the `actions` it knows and looking their programs up with
-    /// `programs`.
-    package init(file: String, programs: ProgramSearch, actions: ActionKinds) {
+    /// A decoder for the file at `file`, reading the `actions` and `backends` it knows and looking the actions'
+    /// programs up with `programs`.
+    package init(file: String, programs: ProgramSearch, actions: ActionKinds, backends: BackendKinds = .linkd) {
         self.file = file
         self.programs = programs
         self.actions = actions
+        self.backends = backends
     }
 
     /// Records a problem with the value at `path` that stops the app from loading.

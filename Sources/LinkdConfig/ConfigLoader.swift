@@ -23,12 +23,21 @@ package struct ConfigLoader: Sendable {
     package var programs: ProgramSearch
     /// The actions a link may name.
     package var actions: ActionKinds
+    /// The kinds of backend an app may name.
+    package var backends: BackendKinds
 
-    /// Loads from `directories` the links that name one of `actions`, looking programs up with `programs`.
-    package init(directories: [URL], programs: ProgramSearch = .installed(), actions: ActionKinds) {
+    /// Loads from `directories` the links that name one of `actions`, and the backends of one of `backends`, looking
+    /// programs up with `programs`.
+    package init(
+        directories: [URL],
+        programs: ProgramSearch = .installed(),
+        actions: ActionKinds,
+        backends: BackendKinds = .linkd
+    ) {
         self.directories = directories
         self.programs = programs
         self.actions = actions
+        self.backends = backends
     }
 
     /// The installed folders for `environment`: `$XDG_CONFIG_HOME/linkd/apps.d`, `/etc/linkd/apps.d`,
@@ -90,7 +99,7 @@ package struct ConfigLoader: Sendable {
                 errors.append(error)
                 continue
             }
-            var decoder = AppConfigDecoder(file: url.path, programs: programs, actions: actions)
+            var decoder = AppConfigDecoder(file: url.path, programs: programs, actions: actions, backends: backends)
             if let app = decoder.decode(bytes) { apps.append(app) }
             errors += decoder.errors
         }

@@ -80,7 +80,7 @@ final class TempTree {
         )
         #expect(app.links.map(\.format) == [.supabase, .appservices, nil, nil, nil])
         #expect(app.backend?.url.href == "https://abcd.supabase.co/")
-        #expect(app.links[1].backend?.kind == .appServices(appID: "notes-abcde"))
+        #expect(app.links[1].backend?.kind as? AppServicesSettings == .appServices(appID: "notes-abcde"))
     }
 
     @Test func theFirstFolderWinsForAFileNameAndFoldersThenFileNamesOrderTheApps() throws {

@@ -1,4 +1,5 @@
 package import LinkdFormats
+package import LinkdRouting
 
 /// Atlas App Services' email/password provider as a reset backend: the link's token pair sets the password
 /// directly, with no session to establish or end.
@@ -151,3 +152,11 @@ extension AppServicesBackend: ResetFunctionCalling {
 }
 
 extension AppServicesClient: ConfirmationResending {}
+
+extension AppServicesSettings: SessionBackendMaking {
+    package static var resetType: any AuthBackend.Type { AppServicesBackend.self }
+
+    package func makeBackend(at url: LinkURL, transport: any HTTPTransport) -> SessionBackend {
+        AppServicesBackend.session(AppServicesClient(url: url.href, appID: appID, transport: transport))
+    }
+}

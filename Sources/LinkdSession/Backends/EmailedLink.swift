@@ -12,14 +12,6 @@ package enum EmailedLinkAnswer: Sendable, Equatable {
 }
 
 extension BackendConfig {
-    /// The backend's own type, for what a backend declares of itself.
-    package var backendType: any AuthBackend.Type {
-        switch kind {
-        case .supabase: SupabaseBackend.self
-        case .appServices: AppServicesBackend.self
-        }
-    }
-
     /// Whether `link` is an emailed link of this backend's own (``AuthBackend/emailedLinkPath`` under its URL, on its
     /// scheme, host and port): the link a mail client without a browser hands over as the email has it.
     package func isEmailedLink(_ link: LinkURL) -> Bool {

@@ -1,5 +1,5 @@
 package import LinkdFormats
-import LinkdRouting
+package import LinkdRouting
 
 /// The session layer's client for an app's backend: what a reset link and a sign-in link need of it, and what else
 /// the backend can do (``SignInStarter``, ``CodeResetting``, ``ResetFunctionCalling``, ``ConfirmationResending``),
@@ -48,16 +48,31 @@ package struct SessionBackend: Sendable {
     }
 }
 
+/// How the session layer makes the client of one kind of backend: the kind's settings type conforms (in its own file,
+/// beside how the configuration reads it).
+package protocol SessionBackendMaking: BackendSettings {
+    /// The backend's reset type, for what the backend declares of itself (``AuthBackend/emailedLinkPath``).
+    static var resetType: any AuthBackend.Type { get }
+
+    /// The client of the backend at `url`, reached through `transport`.
+    func makeBackend(at url: LinkURL, transport: any HTTPTransport) -> SessionBackend
+}
+
 extension BackendConfig {
+    /// The kind's settings as the session layer makes its client of them.
+    private var making: any SessionBackendMaking {
+        guard let making = kind as? any SessionBackendMaking else {
+            preconditionFailure("the backend kind '\(type(of: kind).keyword)' has no client in the session layer")
+        }
+        return making
+    }
+
+    /// The backend's reset type, for what a backend declares of itself.
+    package var backendType: any AuthBackend.Type { type(of: making).resetType }
+
     /// The session layer's client for this backend, on the live transport (with the backend's `caFile`): the one
     /// place a backend named in the configuration becomes its client.
     package func makeBackend() -> SessionBackend {
-        let transport = CurlTransport(caFile: caFile)
-        switch kind {
-        case .supabase(let apiKey):
-            return SupabaseBackend.session(GoTrueClient(url: url.href, apiKey: apiKey.revealed(), transport: transport))
-        case .appServices(let appID):
-            return AppServicesBackend.session(AppServicesClient(url: url.href, appID: appID, transport: transport))
-        }
+        making.makeBackend(at: url, transport: CurlTransport(caFile: caFile))
     }
 }

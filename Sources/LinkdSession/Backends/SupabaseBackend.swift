@@ -1,4 +1,5 @@
 package import LinkdFormats
+package import LinkdRouting
 import LinkdSystem
 
 /// Supabase Auth (GoTrue) as a reset backend: the link becomes a session, the password is set for that session,
@@ -225,5 +226,13 @@ extension SupabaseBackend: CodeResetting {
             await PasswordReset(backend: self, material: material, appName: app, beforeSending: beforeSending)
                 .run(passwords: passwords)
         }
+    }
+}
+
+extension SupabaseSettings: SessionBackendMaking {
+    package static var resetType: any AuthBackend.Type { SupabaseBackend.self }
+
+    package func makeBackend(at url: LinkURL, transport: any HTTPTransport) -> SessionBackend {
+        SupabaseBackend.session(GoTrueClient(url: url.href, apiKey: apiKey.revealed(), transport: transport))
     }
 }
