@@ -141,7 +141,7 @@ package struct AppConfigDecoder {
     }
 
     /// `true` or `false`; `nil` (with the complaint) for anything else.
-    mutating func bool(_ value: JSONValue, at path: String) -> Bool? {
+    package mutating func bool(_ value: JSONValue, at path: String) -> Bool? {
         guard case .bool(let flag) = value else {
             fail(path, "expected true or false")
             return nil
@@ -149,7 +149,8 @@ package struct AppConfigDecoder {
         return flag
     }
 
-    mutating func string(_ value: JSONValue?, at path: String) -> String? {
+    /// A non-empty string; `nil` (with the complaint) for anything else, or for no value.
+    package mutating func string(_ value: JSONValue?, at path: String) -> String? {
         guard let value else {
             fail(path, "missing")
             return nil

@@ -33,6 +33,7 @@ func lines(of file: URL, count: Int) async throws -> [Substring] {
             forwardTTL: Double = 600,
             dbus: DBusAction = DBusAction(),
             registrations: [ActionSet.Registration] = ActionSet.registered,
+            backends: BackendKinds = .linkd,
             root: URL? = nil
         ) throws {
             self.root =
@@ -41,7 +42,12 @@ func lines(of file: URL, count: Int) async throws -> [Substring] {
             let folder = root.appendingPathComponent("apps.d")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(apps.utf8).write(to: folder.appendingPathComponent("app.json"))
-            let loaded = ConfigLoader(directories: [folder], actions: ActionSet.kinds(registrations)).load()
+            let loaded = ConfigLoader(
+                directories: [folder],
+                actions: ActionSet.kinds(registrations),
+                backends: backends
+            )
+            .load()
             #expect(loaded.errors.isEmpty)
             let activity = Activity()
             shutdown = Shutdown()
