@@ -48,7 +48,7 @@ let package = Package(
         ),
         .target(
             name: "LinkdTestSupport",
-            dependencies: ["CSystemd", "LinkdSystem"],
+            dependencies: ["CSystemd", "LinkdSystem", "LinkdWire"],
             swiftSettings: upcomingFeatures
         ),
         .target(

@@ -56,7 +56,8 @@ package struct Daemon: Sendable {
             for service in services { group.addTask { await service.run() } }
             try? notifier.notifyReady(status: "waiting for links (\(loaded.apps.count) apps)")
             log.info(
-                "listening on \(listener.ownedPath ?? "the socket passed by systemd") with \(loaded.apps.count) apps"
+                "listening on \(listener.ownedPath ?? "the socket passed by systemd") with \(loaded.apps.count) apps",
+                event: .listening
             )
             await stop(when: firstOf(parts.activity, parts.shutdown), services, parts, notifier, log)
             group.cancelAll()
@@ -127,8 +128,9 @@ package struct Daemon: Sendable {
     ) async {
         try? notifier.notifyStopping()
         switch reason {
-        case .idle: log.info("idle for \(options.idleExit); exiting")
-        case .signal: log.info("stopping: letting running work finish for up to \(options.drainDeadline)")
+        case .idle: log.info("idle for \(options.idleExit); exiting", event: .stopping)
+        case .signal:
+            log.info("stopping: letting running work finish for up to \(options.drainDeadline)", event: .stopping)
         }
         for service in services.reversed() { await service.stopping() }
         let deadline = options.drainDeadline

@@ -2,6 +2,7 @@ import FoundationEssentials
 import LinkdConfig
 import LinkdFormats
 import LinkdSystem
+package import LinkdWire
 
 /// The daemon's log: the journal when there is one (structured `LINKD_*` fields), else standard error (with the
 /// `<N>` syslog prefix when it is a journal stream, else with an ISO 8601 time in front of each line). When standard
@@ -36,10 +37,27 @@ package struct DaemonLog: Sendable {
         url.isEmpty ? text : text.replacing(url, with: "<the link>")
     }
 
-    package func info(_ message: String, _ fields: [(String, String)] = []) { write(message, .info, fields) }
-    package func notice(_ message: String, _ fields: [(String, String)] = []) { write(message, .notice, fields) }
-    package func warning(_ message: String, _ fields: [(String, String)] = []) { write(message, .warning, fields) }
-    package func error(_ message: String, _ fields: [(String, String)] = []) { write(message, .error, fields) }
+    package func info(_ message: String, _ fields: [(String, String)] = [], event: DaemonEvent? = nil) {
+        write(message, .info, Self.fields(fields, event))
+    }
+
+    package func notice(_ message: String, _ fields: [(String, String)] = [], event: DaemonEvent? = nil) {
+        write(message, .notice, Self.fields(fields, event))
+    }
+
+    package func warning(_ message: String, _ fields: [(String, String)] = [], event: DaemonEvent? = nil) {
+        write(message, .warning, Self.fields(fields, event))
+    }
+
+    package func error(_ message: String, _ fields: [(String, String)] = [], event: DaemonEvent? = nil) {
+        write(message, .error, Self.fields(fields, event))
+    }
+
+    /// `fields` with `event` first, as `LINKD_EVENT`.
+    private static func fields(_ fields: [(String, String)], _ event: DaemonEvent?) -> [(String, String)] {
+        guard let event else { return fields }
+        return [("LINKD_EVENT", event.rawValue)] + fields
+    }
 
     private func write(_ message: String, _ priority: Journal.Priority, _ fields: [(String, String)]) {
         let safe = LinkRedactor.redact(DisplayText.sanitize(message))

@@ -239,6 +239,11 @@ actor ForwardAction: Action {
     func written(_ entryID: String, context: ActionContext) {
         guard let handed = handedOut.removeValue(forKey: entryID) else { return }
         context.spool.remove(entryID)
+        context.log.info(
+            "link \(handed.link.entry.shortID) taken by \(handed.app)'s subscriber",
+            [("LINKD_LINK_ID", String(handed.link.entry.shortID)), ("LINKD_APP", handed.app)],
+            event: .taken
+        )
         if handed.link.holdsDaemon { context.activity.release() }
     }
 

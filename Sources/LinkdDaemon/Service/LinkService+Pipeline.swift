@@ -16,7 +16,16 @@ extension LinkService {
         let plan: A.Plan
         switch await action.plan(link, client: client, context: context) {
         case .success(let made): plan = made
-        case .failure(let failure): return .failed(failure)
+        case .failure(let failure):
+            log.info(
+                "refused a link at \(link.appName): \(failure.reason)",
+                [
+                    ("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id),
+                    ("LINKD_REASON", failure.reason.rawValue),
+                ],
+                event: .refused
+            )
+            return .failed(failure)
         }
         let response = await admitAndRun(action, plan, link, client: client)
         await action.answered(plan, link: link, with: response)
@@ -47,7 +56,11 @@ extension LinkService {
             if admission.takesProgramSlot { slots.give() }
             return await refuse(error, link, admission)
         }
-        log.info("link \(entry.shortID) accepted for \(link.appName): \(link.route.id)", link.logFields(entry))
+        log.info(
+            "link \(entry.shortID) accepted for \(link.appName): \(link.route.id)",
+            link.logFields(entry),
+            event: .accepted
+        )
         let run = linkRun(link, entry, client: client, admission)
         return await end(run, admission, with: action.run(plan, run))
     }
@@ -70,7 +83,7 @@ extension LinkService {
             spool.remove(entry.id)
             return
         }
-        log.notice("link \(entry.shortID) replayed after a crash", link.logFields(entry))
+        log.notice("link \(entry.shortID) replayed after a crash", link.logFields(entry), event: .replayed)
         let run = linkRun(link, again, client: nil, admission)
         _ = await end(run, admission, with: action.run(plan, run))
     }
@@ -108,13 +121,12 @@ extension LinkService {
             watch = start
         case .handedOn, .interrupted: break
         }
-        if let note = outcome.note {
-            let fields = run.link.logFields(run.entry)
-            switch note.level {
-            case .info: log.info(note.message, fields)
-            case .notice: log.notice(note.message, fields)
-            case .warning: log.warning(note.message, fields)
-            }
+        let note = outcome.note ?? .info("link \(run.entry.shortID) answered")
+        let fields = run.link.logFields(run.entry) + Self.answerFields(outcome.response)
+        switch note.level {
+        case .info: log.info(note.message, fields, event: .answered)
+        case .notice: log.notice(note.message, fields, event: .answered)
+        case .warning: log.warning(note.message, fields, event: .answered)
         }
         if admission.takesProgramSlot, watch == nil { slots.give() }
         if admission.joinsFlight {
@@ -124,12 +136,26 @@ extension LinkService {
         return outcome.response
     }
 
+    /// The answer's own field: `LINKD_STATE` when the link was taken, `LINKD_REASON` when it failed.
+    private static func answerFields(_ response: WireProtocol.Response) -> [(String, String)] {
+        switch response {
+        case .accepted(_, _, let state, _): [("LINKD_STATE", state.rawValue)]
+        case .failed(let failure): [("LINKD_REASON", failure.reason.rawValue)]
+        case .subscribed, .waiting: []
+        }
+    }
+
     /// The answer when the pipeline cannot take the link; whoever joined its flight is told the same.
     private nonisolated func refuse(
         _ failure: WireProtocol.Failure,
         _ link: ClaimedLink,
         _ admission: Admission
     ) async -> WireProtocol.Response {
+        log.info(
+            "refused a link at \(link.appName): \(failure.reason)",
+            [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id), ("LINKD_REASON", failure.reason.rawValue)],
+            event: .refused
+        )
         if admission.joinsFlight { await context.flights.finish(link.flightKey, with: .failed(failure)) }
         return .failed(failure)
     }

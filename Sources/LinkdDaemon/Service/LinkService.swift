@@ -78,7 +78,10 @@ actor LinkService {
         for problem in subscriberKeys.prepare(for: loaded.apps) { log.warning(problem) }
         associations?.refresh(loaded.apps)
         let links = loaded.apps.map(\.links.count).reduce(0, +)
-        log.info("configuration read: \(loaded.apps.count) apps, \(links) links, \(loaded.errors.count) problems")
+        log.info(
+            "configuration read: \(loaded.apps.count) apps, \(links) links, \(loaded.errors.count) problems",
+            event: .configurationRead
+        )
     }
 
     /// Answers `{"op": "open"}`; `client`, when the client said it can, answers a reset's password question. A link in
@@ -126,7 +129,7 @@ actor LinkService {
         let reason = error.refusal.map { WireProtocol.Reason($0.reason) } ?? .noApp
         let part = error.refusal.map { " in the \($0.part.rawValue)" } ?? ""
         let name = link.map { " to " + WireProtocol.Failure.name(of: $0) } ?? ""
-        log.info("refused a link\(name): \(reason)\(part)", [("LINKD_REASON", reason.rawValue)])
+        log.info("refused a link\(name): \(reason)\(part)", [("LINKD_REASON", reason.rawValue)], event: .refused)
         return .failed(WireProtocol.Failure(error, link: link))
     }
 

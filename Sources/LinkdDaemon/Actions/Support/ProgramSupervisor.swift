@@ -1,6 +1,7 @@
 import LinkdConfig
 import LinkdFormats
 import LinkdSystem
+import LinkdWire
 
 /// Watches the programs of delivered `exec` links: what a program writes goes to the log line by line, with its
 /// link's secrets and anything shaped like a token redacted, and when it exits it is reaped and its link's flight
@@ -81,10 +82,11 @@ final class ProgramSupervisor: Sendable {
         }
         await watched.exited()
         let message = "link \(watched.entryID): the program (\(program.identity)) exited with status \(status)"
+        let fields = watched.fields + [("LINKD_STATUS", String(status))]
         if status == 0 {
-            context.log.info(message, watched.fields)
+            context.log.info(message, fields, event: .programExited)
         } else {
-            context.log.warning(message, watched.fields)
+            context.log.warning(message, fields, event: .programExited)
         }
     }
 
