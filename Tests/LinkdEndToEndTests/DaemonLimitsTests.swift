@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LinkdTestSupport
+import LinkdWire
 import Testing
 
 /// The exec time limit, the argv overwrite of `linkd open`, and what reaches the journal.
@@ -55,7 +56,8 @@ import Testing
         // The program reads the link only after a second, so the client is still waiting for its answer once the
         // daemon has taken the link (its spool file appears); the link must already be gone from what other processes
         // can read of its command line.
-        #expect(world.waitUntil(.seconds(5)) { world.spooledURLs().contains { $0.hasPrefix("myapp://slow/") } })
+        #expect(world.waitForEvent(.accepted, fields: ["LINKD_ROUTE": "myapp://slow/{id}"], within: .seconds(5)))
+        #expect(world.spooledURLs().contains { $0.hasPrefix("myapp://slow/") })
         let seen = ((try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(client.pid)/cmdline"))) ?? Data())
             .map { $0 == 0 ? " " : String(UnicodeScalar($0)) }.joined()
         client.waitUntilExit()

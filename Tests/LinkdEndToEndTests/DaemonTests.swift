@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LinkdSystem
 import LinkdTestSupport
+import LinkdWire
 import Testing
 
 /// `linkd daemon` and `linkd open` as processes, without systemd.
@@ -29,11 +30,9 @@ import Testing
         let seenByProgram = try String(contentsOf: world.processInfoLog, encoding: .utf8)
         #expect(seenByProgram.contains("--open-link"))
         #expect(!seenByProgram.contains(Self.canary))
-        #expect(
-            world.waitUntil(.seconds(5)) {
-                world.spooledURLs().isEmpty
-            }
-        )
+        // The daemon says it delivered the link once the program read it all, after the link left the spool.
+        #expect(world.waitForEvent(.answered, fields: ["LINKD_STATE": "delivered"], within: .seconds(5)))
+        #expect(world.spooledURLs().isEmpty)
     }
 
     @Test func reportsRefusalsWithTheExitCodesOfTheDesign() throws {
@@ -182,15 +181,17 @@ import Testing
         daemon.waitUntilExit()
         #expect(spooled == ["myapp://note/7"])
         let first = try #require(Int32(String(contentsOf: marker, encoding: .utf8).split(separator: "\n")[0]))
-        let restarted = try world.startDaemon(["--idle-exit", "10"])
+        let restarted = try world.startDaemon(["--idle-exit", "10"], stderrPath: try world.logFile())
         defer { restarted.terminate() }
         #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 1 })
         // The first program was ended: once it is gone, it can record nothing more.
         #expect(ProcessExit.wait(for: [first], until: .now + .seconds(5)), "the first program was ended")
         #expect(world.receivedPayloads().map { $0["url"] as? String } == ["myapp://note/7"])
         // The running daemon removes the entry once it sees the program has read all of it, which may come just
-        // after the program has written what it read.
-        #expect(world.waitUntil(.seconds(5)) { world.spooledURLs().isEmpty })
+        // after the program has written what it read; it says so.
+        #expect(world.waitForEvent(.replayed, within: .seconds(5)))
+        #expect(world.waitForEvent(.answered, fields: ["LINKD_STATE": "delivered"], within: .seconds(5)))
+        #expect(world.spooledURLs().isEmpty)
     }
 
     @Test func aLinkOpenedAgainWhileInFlightJoinsTheFirstRun() throws {

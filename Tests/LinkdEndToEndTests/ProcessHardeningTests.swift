@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LinkdTestSupport
+import LinkdWire
 import Testing
 
 /// linkd's processes hold tokens and passwords: no core file may keep them, and no other process of the same user
@@ -24,13 +25,14 @@ import Testing
                 "--core=unlimited:unlimited", "/usr/bin/setpriv", "--reuid=\(nobody)", "--regid=\(nobody)",
                 "--clear-groups", LinkdProcess.executable.path, "daemon", "--idle-exit", "30",
             ],
-            executable: "/usr/bin/prlimit"
+            executable: "/usr/bin/prlimit",
+            stderrPath: try world.logFile()
         )
         defer {
             daemon.terminate()
             daemon.waitUntilExit()
         }
-        #expect(world.waitUntil(.seconds(10)) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(world.waitForEvent(.listening, within: .seconds(10)), "\(world.daemonLog())")
         var status = stat()
         #expect(stat("/proc/\(daemon.pid)/status", &status) == 0)
         #expect(status.st_uid == 0, "owned by root, not by the daemon's user \(nobody)")

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LinkdSystem
 import LinkdTestSupport
+import LinkdWire
 import Testing
 
 /// A running daemon follows its configuration: an edit of apps.d applies to the next link (inotify), SIGHUP reads
@@ -33,7 +34,8 @@ import Testing
         #expect(try world.run(["open", "inbox://msg/1"]).status == 1)
         try Data(Self.inbox.utf8).write(to: appsFolder(world).appendingPathComponent("inbox.json"))
         let written = ContinuousClock.now
-        #expect(world.waitUntil(.seconds(15)) { reads(log).last?.contains("configuration read: 2 apps") == true })
+        #expect(world.waitForEvent(.configurationRead, in: log, within: .seconds(15)))
+        #expect(reads(log).last?.contains("configuration read: 2 apps") == true)
         #expect(ContinuousClock.now - written < .seconds(15))
         #expect(try world.run(["open", "inbox://msg/2"]).status == 0)
         #expect(world.daemonPIDs() == [daemon.pid], "the same daemon: no restart")
@@ -60,9 +62,9 @@ import Testing
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let handler = try world.script("late-handler", "cat > \(world.received.path)\n")
         try FileManager.default.moveItem(at: handler, to: bin.appendingPathComponent("late-handler"))
-        let before = reads(log).count
+        let before = world.daemonEvents(in: log).count { $0.event == .configurationRead }
         kill(daemon.pid, SIGHUP)
-        #expect(world.waitUntil(.seconds(5)) { reads(log).count > before })
+        #expect(world.waitForEvent(.configurationRead, count: before + 1, in: log, within: .seconds(5)))
         #expect(try world.run(["open", "late://x"]).status == 0)
         #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 1 })
         #expect(world.daemonPIDs() == [daemon.pid])

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LinkdTestSupport
+import LinkdWire
 import Testing
 
 /// The spool's files are private from their first instant: created 0600 with `O_EXCL|O_NOFOLLOW|O_CLOEXEC` (no
@@ -19,7 +20,8 @@ import Testing
                 "-f", "-e", "trace=openat,open,creat,chmod,fchmod,fchmodat", "-o", trace,
                 LinkdProcess.executable.path, "daemon", "--idle-exit", "30",
             ],
-            executable: "/usr/bin/strace"
+            executable: "/usr/bin/strace",
+            stderrPath: try world.logFile()
         )
         // SIGTERM to the daemon itself: strace, sent one, would leave it running.
         let stop = {
@@ -27,8 +29,7 @@ import Testing
             daemon.waitUntilExit()
         }
         defer { stop() }
-        // The daemon's socket appearing wakes the wait.
-        #expect(world.waitUntil(.seconds(20)) { FileManager.default.fileExists(atPath: world.socketPath) })
+        #expect(world.waitForEvent(.listening, within: .seconds(20)), "\(world.daemonLog())")
         #expect(try world.run(["open", "myapp://note/1#access_token=a.b.c"]).status == 0)
         #expect(try world.run(["open", "myapp://inbox/2"]).status == 0)  // queued: its entry stays
         stop()
