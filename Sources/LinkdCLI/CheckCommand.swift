@@ -9,7 +9,7 @@ import LinkdWire
 struct CheckCommand: Command {
     static let name = "check"
     static let abstract = "Check the apps.d configuration and print each problem with its file, line and column."
-    static let usage = "linkd check [--json] [--config <dir>]"
+    static let synopsis = Synopsis([.optional("--json"), .optional("--config")])
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -31,7 +31,7 @@ struct CheckCommand: Command {
 
     static let options: [CommandOption] = [
         .flag("--json", "Print one JSON object per problem: file, line, column, path and problem."),
-        .value("--config", "<dir>", "Check only the apps in this apps.d folder."),
+        .value("--config", "<dir>", "Check only the apps in this apps.d folder.", values: .folders),
     ]
 
     var json: Bool

@@ -6,8 +6,9 @@ protocol Command: Sendable {
     static var name: String { get }
     /// One line for the `SUBCOMMANDS:` list and the `OVERVIEW:` line.
     static var abstract: String { get }
-    /// The `USAGE:` line without the `USAGE: ` prefix.
-    static var usage: String { get }
+    /// The forms of its command line: the usage line, the man page's SYNOPSIS and the completions are written from it
+    /// and ``options``.
+    static var synopsis: Synopsis { get }
     /// The full `--help` text.
     static var help: String { get }
     /// The options the subcommand takes; ``ArgumentScanner`` reads its arguments by this table.
@@ -28,6 +29,9 @@ protocol Command: Sendable {
 }
 
 extension Command {
+    /// The `USAGE:` line without the `USAGE: ` prefix, written from ``synopsis``.
+    static var usage: String { synopsis.usage(of: name, options: options) }
+
     /// Scans `arguments` by the subcommand's option table.
     ///
     /// - Throws: ``CLIError`` for an unknown option or a value option with no value.

@@ -1,8 +1,8 @@
 /// One row of a command's option table: a flag, or an option that takes a value, with its one line of help.
 ///
 /// The table is the one place an option is declared: the scanner reads arguments by it, the `OPTIONS:` block of
-/// `--help` is written from it (``helpBlock(_:)``), and the tests check the usage line, the shell completions and
-/// the man page against it.
+/// `--help` is written from it (``helpBlock(_:)``), and with the command's ``Synopsis`` so are the usage line, the
+/// man page's SYNOPSIS and the shells' completion scripts.
 struct CommandOption: Sendable, Hashable {
     /// Whether the option stands alone or takes a value.
     enum Kind: Sendable, Hashable {
@@ -20,19 +20,37 @@ struct CommandOption: Sendable, Hashable {
     let placeholder: String
     /// What it does, one or more sentences; ``helpBlock(_:)`` wraps it.
     let help: String
+    /// What the shells offer for its value: `.nothing` for a flag.
+    let values: ValueCompletion
 
     /// A flag such as `--json`.
     static func flag(_ name: String, _ help: String) -> CommandOption {
-        CommandOption(name: name, kind: .flag, placeholder: "", help: help)
+        CommandOption(name: name, kind: .flag, placeholder: "", help: help, values: .nothing)
     }
 
-    /// An option that takes a value, such as `--config <dir>`.
-    static func value(_ name: String, _ placeholder: String, _ help: String) -> CommandOption {
-        CommandOption(name: name, kind: .value, placeholder: placeholder, help: help)
+    /// An option that takes a value, such as `--config <dir>`, which the shells complete with `values`.
+    static func value(
+        _ name: String,
+        _ placeholder: String,
+        _ help: String,
+        values: ValueCompletion
+    )
+        -> CommandOption
+    {
+        CommandOption(name: name, kind: .value, placeholder: placeholder, help: help, values: values)
     }
 
     /// The option as the left column of help shows it: `--config <dir>`.
     var label: String { placeholder.isEmpty ? name : "\(name) \(placeholder)" }
+
+    /// Its help's first sentence, without the period: what the completions show beside it.
+    var summary: String { Self.firstSentence(of: help) }
+
+    /// The first sentence of `text` (up to the first `. `), without its period.
+    static func firstSentence(of text: String) -> String {
+        let sentence = text.firstRange(of: ". ").map { String(text[..<$0.lowerBound]) } ?? text
+        return sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+    }
 
     /// How wide help's lines are, at most, and where the help of each option starts.
     private static let (width, column) = (100, 26)

@@ -6,7 +6,7 @@ import LinkdWire
 /// complete from the installed apps.d folders.
 struct CompletionsCommand: Command {
     /// A shell linkd has a completion script for.
-    enum Shell: String {
+    enum Shell: String, CaseIterable {
         case bash, zsh, fish
 
         /// The script, as the package installs it.
@@ -22,15 +22,21 @@ struct CompletionsCommand: Command {
     /// What the command prints.
     enum Output: Equatable {
         case script(Shell)
-        /// The names of the installed apps, one a line.
-        case apps
-        /// The schemes the installed apps claim and linkd may register, one a line.
-        case schemes
+        /// The names of the installed apps, or the schemes they claim, one a line.
+        case installed(InstalledNames)
     }
 
     static let name = "completions"
     static let abstract = "Print the shell completion script for bash, zsh or fish."
-    static let usage = "linkd completions (bash|zsh|fish | --list apps|schemes)"
+    static let synopsis = Synopsis([.arguments(shell)], [.option("--list")])
+    /// The shell whose script to print.
+    static let shell = Synopsis.Argument(
+        name: "shell",
+        summary: "shell",
+        values: .words(Shell.allCases.map(\.rawValue)),
+        repeats: false,
+        isOptional: false
+    )
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -50,7 +56,8 @@ struct CompletionsCommand: Command {
             "--list",
             "apps|schemes",
             "Print the names of the installed apps, or the schemes they claim, one a line (the scripts "
-                + "complete '--app' and 'register' with them)."
+                + "complete '--app' and 'register' with them).",
+            values: .words(InstalledNames.allCases.map(\.rawValue))
         )
     ]
 
@@ -61,11 +68,10 @@ struct CompletionsCommand: Command {
         let words = scanner.positionals.map { String(decoding: $0, as: UTF8.self) }
         if let list = scanner.values["--list"] {
             guard words.isEmpty else { throw .conflict("--list", words[0], command: Self.name) }
-            switch list {
-            case "apps": output = .apps
-            case "schemes": output = .schemes
-            default: throw .badValue(list, option: "--list", command: Self.name)
+            guard let names = InstalledNames(rawValue: list) else {
+                throw .badValue(list, option: "--list", command: Self.name)
             }
+            output = .installed(names)
             return
         }
         guard let word = words.first else { throw .missingArgument("bash|zsh|fish", command: Self.name) }
@@ -79,11 +85,11 @@ struct CompletionsCommand: Command {
         switch output {
         case .script(let shell):
             console.write(String(decoding: shell.script, as: UTF8.self))
-        case .apps:
+        case .installed(.apps):
             for name in Set(ConfigLoader.installed(actions: .linkd).load().apps.map(\.app)).sorted() {
                 console.write(name + "\n")
             }
-        case .schemes:
+        case .installed(.schemes):
             for scheme in Registrar.claimedSchemes(of: ConfigLoader.installed(actions: .linkd).load().apps) {
                 console.write(scheme + "\n")
             }

@@ -9,7 +9,10 @@ import LinkdWire
 struct ConfirmCommand: Command {
     static let name = "confirm"
     static let abstract = "Ask an App Services app's backend to confirm an account again."
-    static let usage = "linkd confirm resend --app <name> --email <address> [--retry]"
+    static let synopsis = Synopsis([
+        .action("resend", summary: "Confirm an account again"), .option("--app"), .option("--email"),
+        .optional("--retry"),
+    ])
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -29,8 +32,8 @@ struct ConfirmCommand: Command {
         """
 
     static let options: [CommandOption] = [
-        .value("--app", "<name>", "The app, as its apps.d file names it (\"app\")."),
-        .value("--email", "<address>", "The account's email address."),
+        .value("--app", "<name>", "The app, as its apps.d file names it (\"app\").", values: .installed(.apps)),
+        .value("--email", "<address>", "The account's email address.", values: .nothing),
         .flag("--retry", "Run the app's custom confirmation function again instead of sending the email."),
     ]
 

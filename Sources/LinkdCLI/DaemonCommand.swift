@@ -6,7 +6,7 @@ import LinkdWire
 struct DaemonCommand: Command {
     static let name = "daemon"
     static let abstract = "Run the linkd daemon (socket-activated by systemd, or started by 'linkd open')."
-    static let usage = "linkd daemon [--socket <path>] [--idle-exit <seconds>]"
+    static let synopsis = Synopsis([.optional("--socket"), .optional("--idle-exit")])
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -19,8 +19,13 @@ struct DaemonCommand: Command {
         """
 
     static let options: [CommandOption] = [
-        .value("--socket", "<path>", "Listen on this socket instead of $XDG_RUNTIME_DIR/linkd/socket."),
-        .value("--idle-exit", "<seconds>", "Exit after this many seconds without clients (default: 30)."),
+        .value("--socket", "<path>", "Listen on this socket instead of $XDG_RUNTIME_DIR/linkd/socket.", values: .files),
+        .value(
+            "--idle-exit",
+            "<seconds>",
+            "Exit after this many seconds without clients (default: 30).",
+            values: .nothing
+        ),
     ]
 
     var daemonOptions = Daemon.Options()

@@ -10,7 +10,10 @@ import LinkdWire
 struct LoginCommand: Command {
     static let name = "login"
     static let abstract = "Sign in to an app: by an emailed magic link, or with a provider in the browser."
-    static let usage = "linkd login --app <name> (--email <address> [--code] [--code-stdin] | --provider <provider>)"
+    static let synopsis = Synopsis([
+        .option("--app"),
+        .oneOf([[.option("--email"), .optional("--code"), .optional("--code-stdin")], [.option("--provider")]]),
+    ])
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -41,15 +44,16 @@ struct LoginCommand: Command {
         """
 
     static let options: [CommandOption] = [
-        .value("--app", "<name>", "The app, as its apps.d file names it (\"app\")."),
-        .value("--email", "<address>", "Email a magic link to this address (an existing account)."),
+        .value("--app", "<name>", "The app, as its apps.d file names it (\"app\").", values: .installed(.apps)),
+        .value("--email", "<address>", "Email a magic link to this address (an existing account).", values: .nothing),
         .flag("--code", "With --email: sign in with the code the email carries, typed here (Supabase)."),
         .flag("--code-stdin", "With --code: read the code from a line of standard input."),
         .value(
             "--provider",
             "<provider>",
             "Sign in with this OAuth provider of the backend (github, google, apple, ...) in the browser: the "
-                + "desktop portal, else $BROWSER, else xdg-open."
+                + "desktop portal, else $BROWSER, else xdg-open.",
+            values: .words(["apple", "github", "google", "gitlab", "azure"])
         ),
     ]
 

@@ -8,7 +8,10 @@ import LinkdWire
 struct OpenCommand: Command {
     static let name = "open"
     static let abstract = "Hand links to the linkd daemon, starting it if needed."
-    static let usage = "linkd open [--json] [--password-stdin] [--code-stdin] [--web] <url> ..."
+    static let synopsis = Synopsis([
+        .optional("--json"), .optional("--password-stdin"), .optional("--code-stdin"), .optional("--web"),
+        .arguments(.links),
+    ])
     static let help = """
         OVERVIEW: \(abstract)
 

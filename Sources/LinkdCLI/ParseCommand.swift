@@ -7,7 +7,7 @@ import LinkdWire
 struct ParseCommand: Command {
     static let name = "parse"
     static let abstract = "Parse links strictly and print their parts, or why each is refused."
-    static let usage = "linkd parse [--json] [--reveal] <url> ..."
+    static let synopsis = Synopsis([.optional("--json"), .optional("--reveal"), .arguments(.links)])
     static let help = """
         OVERVIEW: \(abstract)
 

@@ -6,7 +6,7 @@ import LinkdWire
 struct RegisterCommand: Command {
     static let name = "register"
     static let abstract = "Make linkd open links of these schemes (default: every custom scheme in apps.d)."
-    static let usage = "linkd register [--web | [--system] [<scheme> ...]]"
+    static let synopsis = Synopsis([.optional("--system"), .arguments(.schemes)], [.option("--web")])
     static let help = """
         OVERVIEW: \(abstract)
 

@@ -11,8 +11,16 @@ import LinkdWire
 struct ResetCommand: Command {
     static let name = "reset"
     static let abstract = "Ask an app's backend to email a password-reset link, or reset with the email's code."
-    static let usage =
-        "linkd reset (request | --code) --app <name> --email <address> [--password-stdin] [--code-stdin]"
+    static let synopsis = Synopsis(
+        [
+            .action("request", summary: "Email a password-reset link"), .option("--app"), .option("--email"),
+            .optional("--password-stdin"),
+        ],
+        [
+            .option("--code"), .optional("--code-stdin"), .option("--app"), .option("--email"),
+            .optional("--password-stdin"),
+        ]
+    )
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -40,8 +48,8 @@ struct ResetCommand: Command {
         """
 
     static let options: [CommandOption] = [
-        .value("--app", "<name>", "The app, as its apps.d file names it (\"app\")."),
-        .value("--email", "<address>", "The account's email address."),
+        .value("--app", "<name>", "The app, as its apps.d file names it (\"app\").", values: .installed(.apps)),
+        .value("--email", "<address>", "The account's email address.", values: .nothing),
         .flag("--password-stdin", "Read the new password from one line of standard input."),
         .flag("--code", "Reset with the 6-digit code of the reset email instead of its link (Supabase)."),
         .flag("--code-stdin", "Read each code (the email's, a second factor's) from a line of standard input."),

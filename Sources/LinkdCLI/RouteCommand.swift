@@ -8,7 +8,9 @@ import LinkdWire
 struct RouteCommand: Command {
     static let name = "route"
     static let abstract = "Parse and route links locally; print each route, or why there is none."
-    static let usage = "linkd route [--json] [--reveal] [--config <dir>] <url> ..."
+    static let synopsis = Synopsis([
+        .optional("--json"), .optional("--reveal"), .optional("--config"), .arguments(.links),
+    ])
     static let help = """
         OVERVIEW: \(abstract)
 
@@ -34,7 +36,8 @@ struct RouteCommand: Command {
         .value(
             "--config",
             "<dir>",
-            "Use only the apps in this apps.d folder; a link none of them claims is unmatched."
+            "Use only the apps in this apps.d folder; a link none of them claims is unmatched.",
+            values: .folders
         ),
     ]
 

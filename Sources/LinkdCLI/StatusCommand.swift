@@ -8,7 +8,7 @@ import LinkdWire
 struct StatusCommand: Command {
     static let name = "status"
     static let abstract = "Show which schemes open in linkd, whether the daemon can be reached, and the apps loaded."
-    static let usage = "linkd status [--json]"
+    static let synopsis = Synopsis([.optional("--json")])
     static let help = """
         OVERVIEW: \(abstract)
 

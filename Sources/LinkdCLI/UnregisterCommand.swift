@@ -6,7 +6,7 @@ import LinkdWire
 struct UnregisterCommand: Command {
     static let name = "unregister"
     static let abstract = "Stop linkd opening links of these schemes (default: every scheme it registered)."
-    static let usage = "linkd unregister [--web | [--system] [<scheme> ...]]"
+    static let synopsis = Synopsis([.optional("--system"), .arguments(.schemes)], [.option("--web")])
     static let help = """
         OVERVIEW: \(abstract)
 

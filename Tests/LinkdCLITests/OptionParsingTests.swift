@@ -8,7 +8,7 @@ import Testing
         "parse": "linkd parse [--json] [--reveal] <url> ...",
         "route": "linkd route [--json] [--reveal] [--config <dir>] <url> ...",
         "daemon": "linkd daemon [--socket <path>] [--idle-exit <seconds>]",
-        "reset": "linkd reset (request | --code) --app <name> --email <address> [--password-stdin] [--code-stdin]",
+        "reset": "linkd reset (request | --code [--code-stdin]) --app <name> --email <address> [--password-stdin]",
         "status": "linkd status [--json]",
     ]
 
