@@ -95,12 +95,8 @@ let package = Package(
                 "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop",
                 "LinkdDaemon", "LinkdWire", "LinkdWeb",
             ],
-            // VERSION links to the repository's one VERSION file, which the Debian package reads too; the completion
-            // scripts are what `linkd completions` prints and the package installs.
-            resources: [
-                .embedInCode("VERSION"), .embedInCode("Completions/linkd.bash"), .embedInCode("Completions/_linkd"),
-                .embedInCode("Completions/linkd.fish"),
-            ],
+            // VERSION links to the repository's one VERSION file, which the Debian package reads too.
+            resources: [.embedInCode("VERSION")],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(

@@ -9,12 +9,12 @@ struct CompletionsCommand: Command {
     enum Shell: String, CaseIterable {
         case bash, zsh, fish
 
-        /// The script, as the package installs it.
-        var script: [UInt8] {
+        /// The script, as the package installs it: written from the command table.
+        var script: String {
             switch self {
-            case .bash: PackageResources.linkd_bash
-            case .zsh: PackageResources._linkd
-            case .fish: PackageResources.linkd_fish
+            case .bash: BashCompletion.script(for: LinkdCLI.commands)
+            case .zsh: ZshCompletion.script(for: LinkdCLI.commands)
+            case .fish: FishCompletion.script(for: LinkdCLI.commands)
             }
         }
     }
@@ -84,7 +84,7 @@ struct CompletionsCommand: Command {
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         switch output {
         case .script(let shell):
-            console.write(String(decoding: shell.script, as: UTF8.self))
+            console.write(shell.script)
         case .installed(.apps):
             for name in Set(ConfigLoader.installed(actions: .linkd).load().apps.map(\.app)).sorted() {
                 console.write(name + "\n")

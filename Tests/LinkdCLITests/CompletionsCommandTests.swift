@@ -2,17 +2,18 @@ import Foundation
 import LinkdTestSupport
 import Testing
 
-/// `linkd completions`: the scripts the package installs, and the words they complete from the apps.d folders.
-/// (`packaging/test-completions` runs the scripts in bash, zsh and fish.)
-@Suite(.ownThread) struct CompletionsCommandTests {
-    static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/LinkdCLI/Completions")
+@testable import LinkdCLI
 
-    @Test(arguments: [("bash", "linkd.bash"), ("zsh", "_linkd"), ("fish", "linkd.fish")])
-    func printsTheScriptOfEachShell(_ shell: String, _ file: String) throws {
-        let script = try String(contentsOf: Self.scripts.appendingPathComponent(file), encoding: .utf8)
-        #expect(script.utf8.count > 1_000)
-        #expect(try LinkdProcess.run(["completions", shell]) == .init(stdout: script, stderr: "", status: 0))
+/// `linkd completions`: the scripts the package installs, and the words they complete from the apps.d folders.
+/// (`CompletionScriptTests` checks what the scripts hold; `packaging/test-completions` runs them in bash, zsh and
+/// fish; `packaging/test-deb` checks that the package installs what `linkd completions` prints.)
+@Suite(.ownThread) struct CompletionsCommandTests {
+    @Test(arguments: CompletionsCommand.Shell.allCases)
+    func printsTheScriptOfEachShellAsTheCommandTableWritesIt(_ shell: CompletionsCommand.Shell) throws {
+        #expect(shell.script.utf8.count > 1_000)
+        #expect(
+            try LinkdProcess.run(["completions", shell.rawValue]) == .init(stdout: shell.script, stderr: "", status: 0)
+        )
     }
 
     @Test func listsTheInstalledAppsAndTheSchemesTheyClaim() throws {
