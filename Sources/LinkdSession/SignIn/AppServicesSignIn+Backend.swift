@@ -31,16 +31,4 @@ extension AppServicesSignIn: SignInBackend {
     package func account(of session: AppServicesSession) -> String {
         session.email.isEmpty ? "user \(session.userID)" : session.email
     }
-
-    package func delivery(
-        of session: AppServicesSession,
-        id: String,
-        app: String,
-        route: String,
-        name: PersonName?
-    ) -> [UInt8] {
-        session.delivery(id: id, app: app, route: route, name: name)
-    }
-
-    package func secretValues(of session: AppServicesSession) -> [String] { session.secretValues }
 }

@@ -117,3 +117,22 @@ package struct ReadySignIn: Sendable {
         try await body()
     }
 }
+
+/// A backend's session that writes its own line for the app and names its own secrets.
+package protocol DeliverableSession: Sendable {
+    /// The line the app gets (``SignedInSession/delivery(id:app:route:name:)``).
+    func delivery(id: String, app: String, route: String, name: PersonName?) -> [UInt8]
+    /// The session's tokens, for a redactor.
+    var secretValues: [String] { get }
+}
+
+extension SignInBackend where Session: DeliverableSession {
+    package func delivery(of session: Session, id: String, app: String, route: String, name: PersonName?) -> [UInt8] {
+        session.delivery(id: id, app: app, route: route, name: name)
+    }
+
+    package func secretValues(of session: Session) -> [String] { session.secretValues }
+}
+
+extension GoTrueSession: DeliverableSession {}
+extension AppServicesSession: DeliverableSession {}

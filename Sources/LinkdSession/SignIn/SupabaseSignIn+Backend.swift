@@ -62,16 +62,4 @@ extension SupabaseSignIn: SignInBackend {
     package func account(of session: GoTrueSession) -> String {
         session.user.email.isEmpty ? "user \(session.user.id)" : session.user.email
     }
-
-    package func delivery(
-        of session: GoTrueSession,
-        id: String,
-        app: String,
-        route: String,
-        name: PersonName?
-    ) -> [UInt8] {
-        session.delivery(id: id, app: app, route: route, name: name)
-    }
-
-    package func secretValues(of session: GoTrueSession) -> [String] { session.secretValues }
 }
