@@ -1,5 +1,7 @@
 import Foundation
 import LinkdFormats
+import LinkdRouting
+import LinkdSession
 import LinkdSystem
 import LinkdTestSupport
 import LinkdWire
@@ -87,5 +89,72 @@ import Testing
         #expect(response.failure?.message.contains("linkd did not request this reset") == true)
         #expect(client.prompts.withLock { $0 }.isEmpty, "no password asked")
         #expect(double.requests.isEmpty && world.spooled.isEmpty)
+    }
+}
+
+extension ResetActionTests {
+    /// A client that gives one password, after `beforeAnswer` has run.
+    final class AskingClient: LinkClient {
+        let password: String
+        let beforeAnswer: @Sendable () async -> Void
+
+        init(password: String, beforeAnswer: @escaping @Sendable () async -> Void) {
+            self.password = password
+            self.beforeAnswer = beforeAnswer
+        }
+
+        func newPassword(prompt: String, rejection: BackendError?) async -> Secret? {
+            await beforeAnswer()
+            return Secret(password)
+        }
+
+        func code(prompt: String, rejection: BackendError?) async -> Secret? { nil }
+        var isWaiting: Bool { true }
+        var canConfirm: Bool { false }
+        func confirm(prompt: String) async -> Bool { false }
+    }
+
+    /// The first run of a PKCE reset has used its verifier by the time it asks for the password: a second click then
+    /// joins that run and hears its answer, rather than being refused for want of the verifier.
+    @Test func aSecondClickOfAPKCEResetWhileThePasswordIsAskedJoinsTheFirstRun() async throws {
+        let double = try GoTrueDouble()
+        _ = double.addUser(email: "ada@example.com", password: "old")
+        let world = try LinkServiceTests.World(apps: Self.resetApp(double))
+        defer { try? FileManager.default.removeItem(at: world.root) }
+        let backend = BackendConfig(
+            kind: .supabase(apiKey: Secret(GoTrueDouble.apiKey)),
+            url: try LinkURL(parsing: double.baseURL)
+        ).makeBackend()
+        try await backend.reset.requestReset(
+            email: "ada@example.com",
+            redirectTo: "resetapp://reset",
+            verifierStore: PKCEStore(stateFolder: world.root.path),
+            app: "com.example.Reset"
+        )
+        let link = "resetapp://reset?code=\(try #require(double.pkceCode(for: "ada@example.com")))"
+        let (service, key) = (world.service, "com.example.Reset\n" + link)
+        let second = Lock<Task<WireProtocol.Response, Never>?>(nil)
+        let secondEnded = Lock(false)
+        let client = AskingClient(password: "new password 456") {
+            second.withLock {
+                $0 = Task {
+                    defer { secondEnded.withLock { $0 = true } }
+                    return await service.open(link, client: LinkServiceTests.ScriptedClient([]))
+                }
+            }
+            // Until the second click waits for this run's answer — or has its own answer already, which the
+            // expectations below catch. However long a busy machine takes to run it.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while await service.context.flights.waiting(for: key) == 0, !secondEnded.withLock({ $0 }),
+                ContinuousClock.now < deadline
+            {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        let first = await service.open(link, client: client)
+        let repeated = try await #require(second.withLock { $0 }).value
+        #expect(first.failure == nil, "\(first)")
+        #expect(repeated == first)
+        #expect(double.password(of: "ada@example.com") == "new password 456")
     }
 }

@@ -54,12 +54,17 @@ protocol Action: Sendable {
     /// The keyword apps.d names it by, which is also its spool entries' kind (``Spool/Entry/Kind/keyword``).
     static var keyword: String { get }
 
+    /// Whether an open of a link while the same link runs joins that run and gets its answer (a double click), rather
+    /// than running it again. The repeat joins before the action's plan: the first run may have used up what the
+    /// plan looks for (a PKCE verifier).
+    static var joinsRepeats: Bool { get }
+
     /// Whether the replay after a crash hands this action's links over side by side (``LinkService/replayWidth`` at a
     /// time) rather than one after another in the order they were accepted.
     static var replaysSideBySide: Bool { get }
 
     /// What the action checks before anything is recorded — its backend, the link's expiry, a client that can answer.
-    /// A failure is the answer (the action logs why), and the link stays usable.
+    /// A failure is the answer (the pipeline logs it as refused), and the link stays usable.
     ///
     /// - Parameter client: the connection, when the client said it can answer a password question.
     func plan(
@@ -74,7 +79,8 @@ protocol Action: Sendable {
     /// Acts on a link the pipeline has recorded, and says how it ended.
     func run(_ plan: Plan, _ run: LinkRun) async -> Outcome
 
-    /// Called with every answer to a link once its plan is made, a repeat's and a refusal's included.
+    /// Called with every answer to a client's link once its plan is made, a repeat's and a refusal's included (not
+    /// for a replay, which has no client).
     func answered(_ plan: Plan, link: ClaimedLink, with response: WireProtocol.Response) async
 
     /// Whether the action can take `link` now — its program is there, its D-Bus name is known, its app has subscribed —
@@ -89,6 +95,7 @@ protocol Action: Sendable {
 
 extension Action {
     static var keyword: String { Settings.keyword }
+    static var joinsRepeats: Bool { false }
     static var replaysSideBySide: Bool { false }
     func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool { true }
     func answered(_ plan: Plan, link: ClaimedLink, with response: WireProtocol.Response) async {}

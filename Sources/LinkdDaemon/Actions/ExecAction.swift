@@ -32,9 +32,12 @@ struct ExecAction: Action {
         .success(settings(of: link).argv)
     }
 
-    /// A program slot, and a repeat of the link joins the run until the program exits.
+    /// A repeat of the link joins the run until the program exits.
+    static let joinsRepeats = true
+
+    /// A program slot.
     func admission(_ arguments: [String], link: ClaimedLink) -> Admission {
-        Admission(kind: .exec(program: nil), joinsFlight: true, takesProgramSlot: true)
+        Admission(kind: .exec(program: nil), takesProgramSlot: true)
     }
 
     /// The program started for a link a daemon that stopped left is ended first, since it never read all of the link

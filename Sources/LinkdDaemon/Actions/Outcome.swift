@@ -4,8 +4,6 @@ import LinkdWire
 struct Admission: Sendable {
     /// What the link's spool entry keeps.
     var kind: Spool.Entry.Kind
-    /// Whether an open of the same link while this one runs joins it and gets its answer.
-    var joinsFlight = false
     /// Whether the run starts a program, and so waits for one of the supervisor's slots first.
     var takesProgramSlot = false
 }
@@ -43,6 +41,9 @@ struct Outcome: Sendable {
     let fate: Fate
     /// What the log says of the end, with the link's fields.
     let note: Note?
+    /// What the action does once the pipeline has answered (a notice for a client that has gone), so that nothing
+    /// it waits for holds the entry, the slot or the flight.
+    var afterwards: (@Sendable () async -> Void)? = nil
 
     /// A log line of the pipeline.
     struct Note: Sendable {

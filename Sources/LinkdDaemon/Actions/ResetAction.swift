@@ -56,9 +56,11 @@ struct ResetAction: Action {
         }
     }
 
-    /// A double click joins the first run.
+    /// A double click joins the first run, before the plan: the first may have used the link's PKCE verifier.
+    static let joinsRepeats = true
+
     func admission(_ plan: Plan, link: ClaimedLink) -> Admission {
-        Admission(kind: .reset(sent: false), joinsFlight: true)
+        Admission(kind: .reset(sent: false))
     }
 
     /// Asks for the new password, sends it, and reports the result.

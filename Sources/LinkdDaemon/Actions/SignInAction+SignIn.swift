@@ -28,13 +28,13 @@ extension SignInAction {
             "link \(entry.shortID): signed in to \(link.appName) as \(JWTClaims.mask(email))",
             link.logFields(entry)
         )
-        let outcome = await deliver(session, as: email, delivery: signIn.delivery, run)
-        if let client = run.client, await !client.isWaiting, case .accepted = outcome.response {
-            await DesktopNotice.show(
-                summary: "Signed in",
-                body: "Signed in to \(link.appName) as \(email).",
-                log: run.context.log
-            )
+        var outcome = await deliver(session, as: email, delivery: signIn.delivery, run)
+        guard let client = run.client, case .accepted = outcome.response else { return outcome }
+        // Once the pipeline has answered: the notice holds neither the entry nor the flight.
+        let log = run.context.log
+        outcome.afterwards = {
+            guard await !client.isWaiting else { return }
+            await DesktopNotice.show(summary: "Signed in", body: "Signed in to \(link.appName) as \(email).", log: log)
         }
         return outcome
     }

@@ -91,17 +91,21 @@ struct SignInAction: Action {
         case .failure(let failure): return .failure(refuse(failure, link, context))
         }
         if delivery == .forward, await !forward.hasRoom(for: link.appName, context: context) {
-            return .failure(refuse(.forwardQueueFull(app: link.appName, limit: forward.queueLimit), link, context))
+            let failure = refuse(.forwardQueueFull(app: link.appName, limit: forward.queueLimit), link, context)
+            // A `linkd login` that waits for this sign-in hears at once that it ended.
+            if ready.origin == .browser { await waiters.finish(link.appName, with: .failed(failure)) }
+            return .failure(failure)
         }
         return .success(.signIn(SignIn(delivery: delivery, ready: ready, confirmation: confirmation)))
     }
 
-    /// A double click joins the first run; a session for a program waits for a program slot.
+    /// A double click joins the first run.
+    static let joinsRepeats = true
+
+    /// A session for a program waits for a program slot.
     func admission(_ plan: Plan, link: ClaimedLink) -> Admission {
-        guard case .signIn(let signIn) = plan, case .exec = signIn.delivery else {
-            return Admission(kind: .signin, joinsFlight: true)
-        }
-        return Admission(kind: .signin, joinsFlight: true, takesProgramSlot: true)
+        guard case .signIn(let signIn) = plan, case .exec = signIn.delivery else { return Admission(kind: .signin) }
+        return Admission(kind: .signin, takesProgramSlot: true)
     }
 
     func run(_ plan: Plan, _ run: LinkRun) async -> Outcome {

@@ -38,6 +38,9 @@ actor Flights {
         }
     }
 
+    /// How many opens wait for the answer of `key`'s run.
+    func waiting(for key: String) -> Int { flights[key]?.waiters.count ?? 0 }
+
     /// Answers every open that joined `key`. With `keepingItOpen` the flight stays (a repeat gets `response`) until
     /// ``end(_:)``, without keeping the daemon up; otherwise it ends now.
     func finish(_ key: String, with response: WireProtocol.Response, keepingItOpen: Bool = false) {

@@ -2,10 +2,11 @@ import LinkdConfig
 import LinkdRouting
 import LinkdWire
 
-/// The pipeline every link goes through, written once for every action: the action's checks (its plan), then a
-/// repeat of the link joined to its first run, a program slot, the spool record and the log line of its acceptance,
-/// then the action's run, and with its outcome the entry removed or kept, the slot given back and whoever joined
-/// answered. Each is released here, where it is acquired.
+/// The pipeline every link goes through, written once for every action: a repeat of the link joined to its first
+/// run, the action's checks (its plan), a program slot, the spool record and the log line of its acceptance, then the
+/// action's run, and with its outcome the entry removed or kept, the slot given back and whoever joined answered. Each
+/// is released here, or — for a program that read its link and runs on — by the pipeline's own closure
+/// (``LinkRun/programExited``), which the program's watch calls when it exits.
 extension LinkService {
     /// Runs `link` through `action` for `client`.
     nonisolated func run<A: Action>(
@@ -13,19 +14,11 @@ extension LinkService {
         _ link: ClaimedLink,
         client: (any LinkClient)?
     ) async -> WireProtocol.Response {
+        if A.joinsRepeats, let joined = await context.flights.joinOrStart(link.flightKey) { return joined }
         let plan: A.Plan
         switch await action.plan(link, client: client, context: context) {
         case .success(let made): plan = made
-        case .failure(let failure):
-            log.info(
-                "refused a link at \(link.appName): \(failure.reason)",
-                [
-                    ("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id),
-                    ("LINKD_REASON", failure.reason.rawValue),
-                ],
-                event: .refused
-            )
-            return .failed(failure)
+        case .failure(let failure): return await refuse(failure, link, joined: A.joinsRepeats)
         }
         let response = await admitAndRun(action, plan, link, client: client)
         await action.answered(plan, link: link, with: response)
@@ -39,30 +32,29 @@ extension LinkService {
         client: (any LinkClient)?
     ) async -> WireProtocol.Response {
         let admission = action.admission(plan, link: link)
-        if admission.joinsFlight, let joined = await context.flights.joinOrStart(link.flightKey) { return joined }
         if admission.takesProgramSlot, await !slots.take() {
             // Cancelled while it waited: the daemon's stop ran out of time, and nothing was done with the link.
-            if Task.isCancelled { return await refuse(.daemonStopping, link, admission) }
+            if Task.isCancelled { return await refuse(.daemonStopping, link, joined: A.joinsRepeats) }
             log.warning(
                 "a link for \(link.appName) was refused: \(slots.limit) programs are running",
                 [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id)]
             )
-            return await refuse(.tooManyPrograms(limit: slots.limit), link, admission)
+            return await refuse(.tooManyPrograms(limit: slots.limit), link, joined: A.joinsRepeats)
         }
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
             entry = try context.record(link.url, kind: admission.kind)
         } catch {
             if admission.takesProgramSlot { slots.give() }
-            return await refuse(error, link, admission)
+            return await refuse(error, link, joined: A.joinsRepeats)
         }
         log.info(
             "link \(entry.shortID) accepted for \(link.appName): \(link.route.id)",
             link.logFields(entry),
             event: .accepted
         )
-        let run = linkRun(link, entry, client: client, admission)
-        return await end(run, admission, with: action.run(plan, run))
+        let run = linkRun(link, entry, client: client, admission, joined: A.joinsRepeats)
+        return await end(run, admission, joined: A.joinsRepeats, with: action.run(plan, run))
     }
 
     /// Runs `entry` again through `action`, when the action asks for it: a slot first (none free leaves the entry for
@@ -78,19 +70,19 @@ extension LinkService {
             return
         }
         // Dropped after two replays, or a repeat of the same link, which is in flight already.
-        guard let again = context.markReplayed(entry), await joinsNoFlight(admission, link) else {
+        guard let again = context.markReplayed(entry), await startsItsOwnFlight(A.joinsRepeats, link) else {
             if admission.takesProgramSlot { slots.give() }
             spool.remove(entry.id)
             return
         }
         log.notice("link \(entry.shortID) replayed after a crash", link.logFields(entry), event: .replayed)
-        let run = linkRun(link, again, client: nil, admission)
-        _ = await end(run, admission, with: action.run(plan, run))
+        let run = linkRun(link, again, client: nil, admission, joined: A.joinsRepeats)
+        _ = await end(run, admission, joined: A.joinsRepeats, with: action.run(plan, run))
     }
 
     /// Whether the run of `link` starts a flight of its own, or needs none: `false` when it is a repeat.
-    private nonisolated func joinsNoFlight(_ admission: Admission, _ link: ClaimedLink) async -> Bool {
-        guard admission.joinsFlight else { return true }
+    private nonisolated func startsItsOwnFlight(_ joinsRepeats: Bool, _ link: ClaimedLink) async -> Bool {
+        guard joinsRepeats else { return true }
         return await context.flights.joinOrStart(link.flightKey) == nil
     }
 
@@ -98,19 +90,22 @@ extension LinkService {
         _ link: ClaimedLink,
         _ entry: Spool.Entry,
         client: (any LinkClient)?,
-        _ admission: Admission
+        _ admission: Admission,
+        joined: Bool
     ) -> LinkRun {
         let (slots, flights) = (slots, context.flights)
         return LinkRun(link: link, entry: entry, client: client, context: context) {
             if admission.takesProgramSlot { slots.give() }
-            await flights.end(link.flightKey)
+            if joined { await flights.end(link.flightKey) }
         }
     }
 
-    /// Does what `outcome` says with the run's entry, slot and flight, logs its note, and answers.
+    /// Does what `outcome` says with the run's entry, slot and flight, logs its note, answers whoever joined, and
+    /// then lets the action finish what it does afterwards.
     private nonisolated func end(
         _ run: LinkRun,
         _ admission: Admission,
+        joined: Bool,
         with outcome: Outcome
     ) async -> WireProtocol.Response {
         var watch: (@Sendable () -> Void)?
@@ -129,10 +124,11 @@ extension LinkService {
         case .warning: log.warning(note.message, fields, event: .answered)
         }
         if admission.takesProgramSlot, watch == nil { slots.give() }
-        if admission.joinsFlight {
+        if joined {
             await context.flights.finish(run.link.flightKey, with: outcome.response, keepingItOpen: watch != nil)
         }
         watch?()
+        await outcome.afterwards?()
         return outcome.response
     }
 
@@ -145,18 +141,18 @@ extension LinkService {
         }
     }
 
-    /// The answer when the pipeline cannot take the link; whoever joined its flight is told the same.
+    /// The answer when the link is refused before it is recorded; whoever joined its flight is told the same.
     private nonisolated func refuse(
         _ failure: WireProtocol.Failure,
         _ link: ClaimedLink,
-        _ admission: Admission
+        joined: Bool
     ) async -> WireProtocol.Response {
         log.info(
             "refused a link at \(link.appName): \(failure.reason)",
             [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id), ("LINKD_REASON", failure.reason.rawValue)],
             event: .refused
         )
-        if admission.joinsFlight { await context.flights.finish(link.flightKey, with: .failed(failure)) }
+        if joined { await context.flights.finish(link.flightKey, with: .failed(failure)) }
         return .failed(failure)
     }
 }
