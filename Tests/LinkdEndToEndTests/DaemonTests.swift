@@ -285,11 +285,8 @@ import Testing
         let spoolNames = try FileManager.default.contentsOfDirectory(atPath: world.spoolPath)
         #expect(!spoolNames.joined().contains(Self.canary))
         #expect(world.waitUntil(.seconds(5)) { world.receivedPayloads().count == 2 })
-        #expect(
-            world.waitUntil(.seconds(5)) {
-                world.spooledURLs().isEmpty
-            }
-        )
+        #expect(world.waitForEvent(.answered, count: 2, fields: ["LINKD_STATE": "delivered"], within: .seconds(5)))
+        #expect(world.spooledURLs().isEmpty)
         let log = try String(contentsOfFile: world.logPath, encoding: .utf8)
         #expect(!log.contains(Self.canary))
         #expect(log.contains("accepted for com.example.Notes"))

@@ -101,7 +101,12 @@ import Testing
         let streamed = output.withLock { $0 }
         #expect(streamed?.status == 0, "\(String(describing: streamed))")
         #expect(world.waitUntil(.seconds(10)) { world.receivedPayloads().count == 200 })
-        #expect(world.waitUntil(.seconds(5)) { reads(log).last?.contains("configuration read: 3 apps") == true })
+        #expect(
+            world.waitUntil(.seconds(5)) {
+                world.daemonEvents(in: log).last { $0.event == .configurationRead }?.message
+                    .hasPrefix("configuration read: 3 apps") == true
+            }
+        )
         #expect(try world.run(["open", "inbox://msg/3"]).status == 0)
         let reloads =
             try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "reading it again").count - 1
