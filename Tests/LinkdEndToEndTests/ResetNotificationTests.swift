@@ -33,7 +33,7 @@ import Testing
         #expect(question == #"{"ask": "password", "prompt": "New password for ada@example.com (com.example.Reset)"}"#)
         client.send(#"{"password": "Canary-pass-7f3a9"}"# + "\n")
         close(client)  // the clicking process is gone before the result
-        #expect(reset.world.waitUntil(.seconds(10), folders: [bus.root.path]) { !bus.notificationLines().isEmpty })
+        #expect(reset.world.waitUntil(.seconds(30), folders: [bus.root.path]) { !bus.notificationLines().isEmpty })
         #expect(
             bus.notificationLines()
                 == ["Password changed\tcom.example.Reset: the password of a***@example.com was changed"]
@@ -58,7 +58,7 @@ import Testing
 
         let second = try startDaemon(reset, bus)
         defer { kill(second.pid, SIGKILL) }
-        #expect(reset.world.waitUntil(.seconds(10), folders: [bus.root.path]) { !bus.notificationLines().isEmpty })
+        #expect(reset.world.waitUntil(.seconds(30), folders: [bus.root.path]) { !bus.notificationLines().isEmpty })
         #expect(
             bus.notificationLines() == [
                 "Password reset interrupted\tcom.example.Reset: linkd stopped before your password was reset; click "
@@ -87,7 +87,7 @@ import Testing
         )
         let daemon = try startDaemon(reset, bus)
         defer { kill(daemon.pid, SIGKILL) }
-        #expect(reset.world.waitUntil(.seconds(10), folders: [bus.root.path]) { !bus.notificationLines().isEmpty })
+        #expect(reset.world.waitUntil(.seconds(30), folders: [bus.root.path]) { !bus.notificationLines().isEmpty })
         #expect(
             bus.notificationLines() == [
                 "Password reset interrupted\tcom.example.Reset: linkd stopped while setting your new password; it may "

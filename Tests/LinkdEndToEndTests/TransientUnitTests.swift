@@ -99,11 +99,12 @@ struct TransientUnitTests {
         let manager = try SystemdUserManager(daemonArguments: "")
         let started = manager.home.appendingPathComponent("started.txt")
         let received = manager.home.appendingPathComponent("received.txt")
-        // The first run waits 3 s before it reads; the replay finds the marker and reads at once.
+        // The first run waits 20 s before it reads — the replay ends it long before, however busy the machine; the
+        // replay finds the marker and reads at once.
         try install(
             """
             echo "$$ $(grep '^0::' /proc/self/cgroup)" >> \(started.path)
-            [ -s \(received.path).first ] || { : > \(received.path).first; sleep 3; }
+            [ -s \(received.path).first ] || { : > \(received.path).first; sleep 20; }
             cat >> \(received.path)
 
             """,
@@ -125,7 +126,7 @@ struct TransientUnitTests {
         #expect(ProcessExit.wait(for: daemons, until: .now + .seconds(5)))
         // Restart=on-failure: the manager starts a daemon again, which replays the spool.
         #expect(
-            events.wait(until: .now + .seconds(15)) { text(received).contains("myapp://note/7") },
+            events.wait(until: .now + .seconds(30)) { text(received).contains("myapp://note/7") },
             "\(manager.output)"
         )
         let runs = text(started).split(separator: "\n").map(String.init)

@@ -95,7 +95,8 @@ import Testing
                     == nearMisses
             )
         }
-        // Loose: the machine is shared and the tests run in parallel; a quadratic redactor takes far longer.
-        #expect(elapsed < .seconds(10))
+        // Loose: the machine is shared and the tests run in parallel; a quadratic redactor takes far longer. Not
+        // bounded while another run of the tests shares the machine (`scripts/test-fresh-clone`'s two at once).
+        if ProcessInfo.processInfo.environment["LINKD_TESTS_AT_ONCE"] == nil { #expect(elapsed < .seconds(10)) }
     }
 }
