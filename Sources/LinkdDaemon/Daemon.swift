@@ -52,13 +52,14 @@ package struct Daemon: Sendable {
         // Read before the server starts, so that no link it accepts is taken for one left behind.
         let left = await parts.service.leftInSpool()
         let services = parts.services(server: server, signals: signals, watch: watch, loader: loader, replaying: left)
+        // Ready, and said so, before any service runs: the log's first line of this daemon is that it listens.
+        try? notifier.notifyReady(status: "waiting for links (\(loaded.apps.count) apps)")
+        log.info(
+            "listening on \(listener.ownedPath ?? "the socket passed by systemd") with \(loaded.apps.count) apps",
+            event: .listening
+        )
         await withDiscardingTaskGroup { group in
             for service in services { group.addTask { await service.run() } }
-            try? notifier.notifyReady(status: "waiting for links (\(loaded.apps.count) apps)")
-            log.info(
-                "listening on \(listener.ownedPath ?? "the socket passed by systemd") with \(loaded.apps.count) apps",
-                event: .listening
-            )
             await stop(when: firstOf(parts.activity, parts.shutdown), services, parts, notifier, log)
             group.cancelAll()
         }
