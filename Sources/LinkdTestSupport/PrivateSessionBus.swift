@@ -24,11 +24,11 @@ package final class PrivateSessionBus: Sendable {
     private let daemon: SpawnedProcess
 
     /// Starts the bus and waits until it listens; with `activatable`, a `.service` file lets it D-Bus-activate the
-    /// test app.
+    /// test app; each of `services` (a name and the contents of its `.service` file) is activatable too.
     ///
     /// - Throws: when a file cannot be written or `dbus-daemon` does not start; ``HarnessError`` when it does not
     ///   print its address within 10 s.
-    package init(activatable: Bool) throws {
+    package init(activatable: Bool, services extra: [String: String] = [:]) throws {
         root = URL(fileURLWithPath: "/tmp/linkd-bus-\(UUID().uuidString.prefix(8))")
         let services = root.appendingPathComponent("services")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
@@ -36,6 +36,9 @@ package final class PrivateSessionBus: Sendable {
         started = root.appendingPathComponent("started.txt")
         appScript = root.appendingPathComponent("app.py")
         try Data(Self.app(opened: opened.path, started: started.path).utf8).write(to: appScript)
+        for (name, contents) in extra {
+            try Data(contents.utf8).write(to: services.appendingPathComponent("\(name).service"))
+        }
         if activatable {
             let service = """
                 [D-BUS Service]
