@@ -87,6 +87,8 @@ let package = Package(
                 "LinkdRouting", "LinkdFormats", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdDesktop",
                 "LinkdWire", "LinkdWeb",
             ],
+            // The apps' interface's introspection XML links to the file the package installs.
+            resources: [.embedInCode("AppInterface/io.linkd.Linkd1.xml")],
             swiftSettings: upcomingFeatures
         ),
         .target(

@@ -51,7 +51,8 @@ extension Daemon {
         /// supervisor, forwarded links
         /// (whose waiting sessions are dropped at the stop), the association files' refresh, the signals (SIGTERM and
         /// SIGINT stop, SIGHUP reloads), the configuration's watch (`watch`, when the folders could be watched), the
-        /// replay of `replaying` (what a daemon that stopped left in the spool), and last the server.
+        /// replay of `replaying` (what a daemon that stopped left in the spool), the apps' interface on the session bus,
+        /// and last the server.
         func services(
             server: Server,
             signals: SignalWatch,
@@ -90,6 +91,10 @@ extension Daemon {
                 )
             }
             services.append(DaemonService("replay") { await service.replay(left) })
+            let interface = AppInterface(service: service)
+            services.append(
+                DaemonService("apps' interface", stopping: { await interface.stop() }) { await interface.run() }
+            )
             services.append(DaemonService("server", stopping: { shutdown.stop() }, run: { await server.run() }))
             return services
         }

@@ -19,6 +19,10 @@ package enum DaemonEvent: String, Sendable, CaseIterable {
     case taken
     /// A program started for a link exited (`LINKD_STATUS`).
     case programExited = "program_exited"
+    /// It serves its interface for apps (`io.linkd.Linkd1`) on the session bus.
+    case busNameTaken = "bus_name_taken"
+    /// An app subscribed on the session bus (`LINKD_APP`, and `LINKD_PROOF`: `key` or `flatpak`).
+    case subscribed
     /// It stops: a signal, or idle.
     case stopping
 }

@@ -2,14 +2,15 @@ import FoundationEssentials
 import LinkdConfig
 import LinkdSystem
 
-/// The keys that let an app's subscriber receive its signed-in sessions: one random key per app whose `signin` action
-/// forwards the session, in `$XDG_RUNTIME_DIR/linkd/keys/<app id>` (a 0600 file in a 0700 folder), written when the
-/// daemon reads its configuration and kept as long as the file is (a daemon started later reads it back).
+/// The keys that prove a process is an app: one random key per configured app, in `$XDG_RUNTIME_DIR/linkd/keys/<app
+/// id>` (a 0600 file in a 0700 folder), written when the daemon reads its configuration and kept as long as the file
+/// is (a daemon started later reads it back).
 ///
-/// Any connection of the user's may subscribe to an app and receive its `forward` links, as before; a session is
-/// handed only to a subscriber that sent the app's key (`{"op": "subscribe", "app": …, "key": …}`). So a process that
-/// can reach linkd's socket but not that file (a sandboxed app given the socket alone) cannot take another app's
-/// sign-in, and an app's package that grants its program the file grants it nothing else.
+/// On the socket, any connection of the user's may subscribe to an app and receive its `forward` links; a session is
+/// handed only to a subscriber that sent the app's key (`{"op": "subscribe", "app": …, "key": …}`). On the session bus
+/// a host app subscribes only with its key. So a process that can reach linkd but not that file (a sandboxed app
+/// given the socket alone) cannot take another app's sign-in, and an app's package that grants its program the file
+/// grants it nothing else.
 final class SubscriberKeys: Sendable {
     /// The folder of the key files.
     let directory: String
@@ -22,24 +23,22 @@ final class SubscriberKeys: Sendable {
     /// The key file of `app`.
     func path(for app: String) -> String { directory + "/" + app }
 
-    /// Makes sure every app of `apps` that forwards sessions has a key file, reading back one a daemon wrote before;
-    /// apps that no longer forward sessions keep no key here.
+    /// Makes sure every app of `apps` has a key file, reading back one a daemon wrote before; apps no longer
+    /// configured keep no key here.
     ///
-    /// - Returns: problems, for the log (a key file that cannot be written: that app's sessions wait for nothing).
+    /// - Returns: problems, for the log (a key file that cannot be written: that app cannot prove itself).
     func prepare(for apps: [AppConfig]) -> [String] {
-        let forwarding = apps.filter { app in
-            app.links.contains { $0.action.settings(as: SignInSettings.self)?.delivery == .forward }
-        }.map(\.app)
+        let configured = apps.map(\.app)
         var problems: [String] = []
         var prepared: [String: String] = [:]
-        if !forwarding.isEmpty {
+        if !configured.isEmpty {
             do {
                 try FileSystem.makePrivateDirectory(directory)
             } catch {
                 return ["the subscriber keys cannot be kept: \(error)"]
             }
         }
-        for app in forwarding {
+        for app in configured {
             if let existing = Self.read(path(for: app)) {
                 prepared[app] = existing
                 continue
