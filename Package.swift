@@ -13,9 +13,11 @@ let package = Package(
         .library(name: "LinkdRouting", targets: ["LinkdRouting"]),
         .library(name: "LinkdFormats", targets: ["LinkdFormats"]),
         .library(name: "LinkdTesting", targets: ["LinkdTesting"]),
+        .library(name: "LinkdClient", targets: ["LinkdClient"]),
         .executable(name: "linkd", targets: ["linkd"]),
         .executable(name: "linkd-bench", targets: ["linkd-bench"]),
         .executable(name: "linkd-mini-client", targets: ["linkd-mini-client"]),
+        .executable(name: "linkd-example-app", targets: ["linkd-example-app"]),
     ],
     targets: [
         .target(
@@ -111,6 +113,19 @@ let package = Package(
             dependencies: ["LinkdRouting", "LinkdSystem"],
             // The real links of the format tests (backends' own tests and documentation), one per line.
             resources: [.embedInCode("Links/real-links.txt")],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            // An app's side of linkd: its links and sessions, through linkd's interface on the session bus.
+            name: "LinkdClient",
+            dependencies: ["LinkdSystem"],
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            // The example app of the app developers' guide, which the tests run as an app would.
+            name: "linkd-example-app",
+            dependencies: ["LinkdClient"],
+            path: "share/examples/swift-app",
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(

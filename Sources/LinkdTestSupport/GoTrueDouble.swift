@@ -159,6 +159,11 @@ package final class GoTrueDouble: Sendable {
         }
     }
 
+    /// Every access token the double has issued, for the canary scans: none may show where it should not.
+    package func issuedAccessTokens() -> [String] {
+        service.state.withLock { Array($0.accessTokens.keys) }
+    }
+
     /// Whether the session `accessToken` belongs to is still live (not logged out, not ended by a password change).
     package func isSessionLive(accessToken: String) -> Bool {
         service.state.withLock { state in

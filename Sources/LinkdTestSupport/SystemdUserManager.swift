@@ -266,7 +266,39 @@ package final class SystemdUserManager: Sendable {
             """
         try Data(service.utf8).write(to: services.appendingPathComponent("\(PrivateSessionBus.appID).service"))
         Self.giveToUser(runtime)
-        // Started now if it was not running, or told to read its service folders again.
+        try reloadBus()
+        return opened
+    }
+
+    /// Installs linkd's own D-Bus service file (the shipped one, its `Exec` at ``executable``) on the manager's session
+    /// bus, so that a call to `io.linkd.Linkd1` starts `linkd.service`, and a copy of the built example app in the
+    /// manager's folder, which it returns.
+    ///
+    /// - Throws: when the files cannot be written.
+    package func installLinkdBusService() throws -> URL {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let shipped = try String(
+            contentsOf: repository.appendingPathComponent("share/dbus-1/services/io.linkd.Linkd1.service"),
+            encoding: .utf8
+        )
+        let services = runtime.appendingPathComponent("dbus-1/services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        try Data(shipped.replacingOccurrences(of: "Exec=/usr/bin/linkd", with: "Exec=\(executable.path)").utf8)
+            .write(to: services.appendingPathComponent("io.linkd.Linkd1.service"))
+        let app = root.appendingPathComponent("linkd-example-app")
+        try FileManager.default.copyItem(
+            at: LinkdProcess.executable.deletingLastPathComponent().appendingPathComponent("linkd-example-app"),
+            to: app
+        )
+        chmod(app.path, 0o755)
+        Self.giveToUser(root)
+        try reloadBus()
+        return app
+    }
+
+    /// Starts the manager's session bus if it was not running, or tells it to read its service folders again.
+    private func reloadBus() throws {
         let reload = try SpawnedProcess(
             Self.launcher[0],
             Array(Self.launcher.dropFirst()) + [
@@ -278,7 +310,6 @@ package final class SystemdUserManager: Sendable {
             stderrPath: "/dev/null"
         )
         reload.waitUntilExit()
-        return opened
     }
 
     /// Runs `systemctl --user ARGUMENTS` against this manager and waits for it.

@@ -1,0 +1,129 @@
+import LinkdSystem
+
+/// An app's connection to linkd: it subscribes as the app, and hears the app's links and signed-in sessions, each
+/// once, as ``events`` — the ones that waited for the app first, then each as it comes.
+///
+/// ```swift
+/// import LinkdClient
+///
+/// let linkd = try await LinkdClient.subscribe(app: "com.example.Notes")
+/// for await event in linkd.events {
+///     if case .link(let link) = event { openNote(link.fields["id"]) }
+/// }
+/// ```
+///
+/// linkd speaks to it on the session bus (`io.linkd.Linkd1`), which starts linkd when it is not running. A host app
+/// proves it is the app with the key linkd keeps for it (`$XDG_RUNTIME_DIR/linkd/keys/APP`, read here); a Flatpak
+/// app is the app its sandbox says, and needs no key. When linkd restarts, the client subscribes again by itself.
+public final class LinkdClient: Sendable {
+    /// The app this client subscribed as.
+    public let app: String
+    /// What linkd sends the app, in order. It ends when ``close()`` is called or the session bus goes away.
+    public let events: AsyncStream<LinkdEvent>
+    private let continuation: AsyncStream<LinkdEvent>.Continuation
+    private let endpoint: BusEndpoint
+    /// The key the app gave; `nil`: the one linkd keeps for it, read at each subscription.
+    private let key: String?
+
+    private static let name = "io.linkd.Linkd1"
+    private static let path = "/io/linkd/Linkd1"
+
+    /// Subscribes as `app`, and returns once linkd has taken the subscription.
+    ///
+    /// - Parameters:
+    ///   - app: the app's id, as its apps.d file names it.
+    ///   - key: the app's key; by default the contents of `$XDG_RUNTIME_DIR/linkd/keys/APP`, or none in a Flatpak
+    ///     sandbox.
+    ///   - busAddress: the session bus to use; by default the user's.
+    /// - Throws: ``LinkdClientError`` when there is no session bus, or linkd refuses the subscription (an app no
+    ///   apps.d file names; a wrong key).
+    public static func subscribe(
+        app: String,
+        key: String? = nil,
+        busAddress: String? = nil
+    ) async throws(LinkdClientError) -> LinkdClient {
+        let endpoint: BusEndpoint
+        do {
+            endpoint = try BusEndpoint(address: busAddress)
+        } catch {
+            throw LinkdClientError(name: "io.linkd.Error.NoBus", message: "no session bus: \(error)")
+        }
+        let client = LinkdClient(app: app, key: key, endpoint: endpoint)
+        do throws(LinkdClientError) {
+            try await client.start()
+        } catch {
+            client.close()
+            throw error
+        }
+        return client
+    }
+
+    private init(app: String, key: String?, endpoint: BusEndpoint) {
+        self.app = app
+        self.key = key
+        self.endpoint = endpoint
+        (events, continuation) = AsyncStream.makeStream(of: LinkdEvent.self)
+        endpoint.whenClosed { [continuation] in continuation.finish() }
+    }
+
+    /// Watches linkd's signals and its name, then subscribes.
+    private func start() async throws(LinkdClientError) {
+        let continuation = continuation
+        do throws(BusError) {
+            try await endpoint.watch(
+                "type='signal',sender='\(Self.name)',path='\(Self.path)',interface='\(Self.name)'"
+            ) { signal in
+                if let event = LinkdEvent(signal) { continuation.yield(event) }
+            }
+            // A linkd that starts again (a restart, a crash) takes the name again: subscribe to it once more.
+            try await endpoint.watch(
+                "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.name)'"
+            ) { [self] signal in
+                guard signal.arguments.count == 3, signal.arguments[2].string?.isEmpty == false else { return }
+                Task { try? await self.sendSubscribe() }
+            }
+        } catch {
+            throw LinkdClientError(name: error.name, message: error.message)
+        }
+        try await sendSubscribe()
+    }
+
+    private func sendSubscribe() async throws(LinkdClientError) {
+        var key = key ?? AppKey.read(for: app)
+        if key.isEmpty, self.key == nil {
+            // linkd writes the keys when it starts: a first call starts it (the bus does, through its unit), then the
+            // key is there to read — unless this is a Flatpak sandbox, which needs none.
+            _ = await endpoint.call(
+                destination: Self.name,
+                path: Self.path,
+                interface: "org.freedesktop.DBus.Peer",
+                member: "Ping",
+                arguments: []
+            )
+            key = AppKey.read(for: app)
+        }
+        let reply = await endpoint.call(
+            destination: Self.name,
+            path: Self.path,
+            interface: Self.name,
+            member: "Subscribe",
+            arguments: [.string(app), .string(key)]
+        )
+        if case .failure(let error) = reply { throw LinkdClientError(name: error.name, message: error.message) }
+    }
+
+    /// Stops the subscription and closes the connection: ``events`` ends, and what linkd had not sent waits for the
+    /// app's next subscription.
+    public func close() {
+        endpoint.close()
+    }
+}
+
+/// Why linkd could not be reached, or refused what the app asked: the D-Bus error's name
+/// (`io.linkd.Linkd1.Error.NotProven`, `io.linkd.Linkd1.Error.UnknownApp`, …) and linkd's words.
+public struct LinkdClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let name: String
+    public let message: String
+
+    public var description: String { "\(name): \(message)" }
+}

@@ -1,0 +1,66 @@
+import LinkdSystem
+
+/// What linkd sends an app.
+public enum LinkdEvent: Sendable, Equatable {
+    /// One of the app's links.
+    case link(LinkdLink)
+    /// A sign-in of the app: the session, never the link that carried it.
+    case session(LinkdSession)
+
+    init?(_ signal: BusSignal) {
+        let arguments = signal.arguments
+        switch (signal.member, arguments.map(\.signature)) {
+        case ("Link", ["s", "s", "a{ss}", "s"]):
+            self = .link(
+                LinkdLink(
+                    id: arguments[0].string ?? "",
+                    route: arguments[1].string ?? "",
+                    fields: arguments[2].dictionary ?? [:],
+                    url: arguments[3].string ?? ""
+                )
+            )
+        case ("Session", ["s", "s", "s", "a{ss}"]):
+            self = .session(
+                LinkdSession(
+                    id: arguments[0].string ?? "",
+                    route: arguments[1].string ?? "",
+                    backend: arguments[2].string ?? "",
+                    values: arguments[3].dictionary ?? [:]
+                )
+            )
+        default: return nil
+        }
+    }
+}
+
+/// A link of the app, read: its route and fields.
+public struct LinkdLink: Sendable, Equatable {
+    /// The link's id in linkd's spool: the same when linkd sends it again after a crash.
+    public let id: String
+    /// The route's id: the `match` pattern of a route the app declared, or a format's route (`supabase.pkce`).
+    public let route: String
+    /// The route's fields: its captures and parameters (numbers in decimal).
+    public let fields: [String: String]
+    /// The whole link.
+    public let url: String
+}
+
+/// A signed-in session of the app.
+public struct LinkdSession: Sendable, Equatable {
+    /// The id of the link that signed in.
+    public let id: String
+    /// The route of that link.
+    public let route: String
+    /// `supabase` or `appservices`.
+    public let backend: String
+    /// Every value linkd sent: `access_token`, `refresh_token`, `expires_at`, `token_type`, `provider`, `user_id`,
+    /// `user_email` (and `user_name` when the backend gave one).
+    public let values: [String: String]
+
+    public var accessToken: String { values["access_token"] ?? "" }
+    public var refreshToken: String { values["refresh_token"] ?? "" }
+    /// When the access token expires, in seconds since 1970.
+    public var expiresAt: Int? { values["expires_at"].flatMap { Int($0) } }
+    public var userID: String? { values["user_id"] }
+    public var userEmail: String? { values["user_email"] }
+}
