@@ -187,8 +187,9 @@ import Testing
     }
 }
 
-/// The Swift examples of the app developers' guide are the code the routing and LinkdTesting example tests compile
-/// and run: every line of each (without its trailing comment) is in one of them.
+/// The Swift examples of the app developers' guide and the README are the code the routing and LinkdTesting example
+/// tests compile and run, and the LinkdClient lines compiled in `ClientReadmeExample`: every line of each (without its
+/// trailing comment) is in one of them.
 @Suite struct DocumentationSwiftExampleTests {
     @Test func everySwiftLineOfTheGuideIsInACompiledTest() throws {
         let repository = DocumentationTests.repository
@@ -196,11 +197,13 @@ import Testing
             contentsOf: repository.appendingPathComponent("share/doc/linkd/app-developers.md"),
             encoding: .utf8
         )
+        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
         let tests = try [
             "Tests/LinkdRoutingTests/ReadmeExampleTests.swift", "Tests/LinkdTestingTests/ReadmeExampleTests.swift",
+            "Tests/LinkdEndToEndTests/ClientReadmeExample.swift",
         ].map { try String(contentsOf: repository.appendingPathComponent($0), encoding: .utf8) }.joined()
-        let blocks = guide.matches(of: /```swift\n([\s\S]*?)```/).map { String($0.output.1) }
-        #expect(blocks.count == 2)
+        let blocks = (guide + readme).matches(of: /```swift\n([\s\S]*?)```/).map { String($0.output.1) }
+        #expect(blocks.count == 4)
         for line in blocks.flatMap({ $0.split(separator: "\n") }) {
             let code = (line.firstRange(of: " // ").map { line[..<$0.lowerBound] } ?? line[...])
                 .trimmingCharacters(in: .whitespaces)
