@@ -200,7 +200,7 @@ let package = Package(
         .testTarget(
             // What a user meets: the linkd binary, its daemon, systemd, D-Bus, the backend doubles over HTTP(S).
             name: "LinkdEndToEndTests",
-            dependencies: ["LinkdSystem", "LinkdTestSupport", "LinkdFormats", "LinkdSession", "linkd"],
+            dependencies: ["LinkdSystem", "LinkdTestSupport", "LinkdFormats", "LinkdSession", "LinkdClient", "linkd"],
             swiftSettings: upcomingFeatures
         ),
     ],

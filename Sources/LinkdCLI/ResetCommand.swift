@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LinkdConfig
+import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
@@ -87,27 +88,22 @@ struct ResetCommand: Command {
         if let arguments = backend.resetFunctionArguments, let function = backend.makeBackend().resetFunction {
             return try await callResetFunction(function, arguments: arguments, console)
         }
-        let store = PKCEStore(stateFolder: XDGDirectories().linkdState)
-        let client = backend.makeBackend().reset
-        // The email leads to the app's own reset link when the backend takes the link from the request.
-        let resetLink = resetLinks.first { $0.format == backend.format }
-        if type(of: client).emailLeadsToRequestedLink, resetLink == nil {
-            throw .failed("\(app) claims no \(backend.name) reset link to send the email to", exitCode: .usage)
-        }
-        do throws(ResetFailure) {
-            try await client.requestReset(
+        let carriesCode: Bool
+        do throws(ResetEmail.Refusal) {
+            carriesCode = try await ResetEmail.request(
+                for: config,
                 email: email,
-                redirectTo: resetLink?.match.description ?? "",
-                verifierStore: store,
-                app: app
+                store: PKCEStore(stateFolder: XDGDirectories().linkdState)
             )
         } catch {
-            throw .failed(error.message, exitCode: WireProtocol.Failure(error).kind.exitCode)
+            switch error {
+            case .notPossible(let message): throw .failed(message, exitCode: .usage)
+            case .failed(let failure):
+                throw .failed(failure.message, exitCode: WireProtocol.Failure(failure).kind.exitCode)
+            }
         }
         // The code works too when the project's template carries it (the backend's "emailCodes").
-        let code =
-            backend.emailsCarryCodes
-            ? ", or type the code it carries: linkd reset --code --app \(app) --email \(email)" : ""
+        let code = carriesCode ? ", or type the code it carries: linkd reset --code --app \(app) --email \(email)" : ""
         console.write(
             "requested: if \(masked) has an account with \(app), a reset email is on its way; open its link here\(code).\n"
         )

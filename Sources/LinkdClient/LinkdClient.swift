@@ -24,6 +24,7 @@ public final class LinkdClient: Sendable {
     private let endpoint: BusEndpoint
     /// The key the app gave; `nil`: the one linkd keeps for it, read at each subscription.
     private let key: String?
+    private let answer: (@Sendable (LinkdQuestion) async -> String?)?
 
     private static let name = "io.linkd.Linkd1"
     private static let path = "/io/linkd/Linkd1"
@@ -35,12 +36,16 @@ public final class LinkdClient: Sendable {
     ///   - key: the app's key; by default the contents of `$XDG_RUNTIME_DIR/linkd/keys/APP`, or none in a Flatpak
     ///     sandbox.
     ///   - busAddress: the session bus to use; by default the user's.
+    ///   - answer: asks the person, in the app's own window, what a reset needs (the new password, a second factor's
+    ///     code), and returns the answer, or `nil` when they cancelled. Without it, linkd asks them itself (askpass,
+    ///     a terminal); it does too when the answer takes longer than its time (120 s).
     /// - Throws: ``LinkdClientError`` when there is no session bus, or linkd refuses the subscription (an app no
     ///   apps.d file names; a wrong key).
     public static func subscribe(
         app: String,
         key: String? = nil,
-        busAddress: String? = nil
+        busAddress: String? = nil,
+        answer: (@Sendable (LinkdQuestion) async -> String?)? = nil
     ) async throws(LinkdClientError) -> LinkdClient {
         let endpoint: BusEndpoint
         do {
@@ -48,7 +53,7 @@ public final class LinkdClient: Sendable {
         } catch {
             throw LinkdClientError(name: "io.linkd.Error.NoBus", message: "no session bus: \(error)")
         }
-        let client = LinkdClient(app: app, key: key, endpoint: endpoint)
+        let client = LinkdClient(app: app, key: key, endpoint: endpoint, answer: answer)
         do throws(LinkdClientError) {
             try await client.start()
         } catch {
@@ -58,9 +63,15 @@ public final class LinkdClient: Sendable {
         return client
     }
 
-    private init(app: String, key: String?, endpoint: BusEndpoint) {
+    private init(
+        app: String,
+        key: String?,
+        endpoint: BusEndpoint,
+        answer: (@Sendable (LinkdQuestion) async -> String?)?
+    ) {
         self.app = app
         self.key = key
+        self.answer = answer
         self.endpoint = endpoint
         (events, continuation) = AsyncStream.makeStream(of: LinkdEvent.self)
         endpoint.whenClosed { [continuation] in continuation.finish() }
@@ -72,8 +83,9 @@ public final class LinkdClient: Sendable {
         do throws(BusError) {
             try await endpoint.watch(
                 "type='signal',sender='\(Self.name)',path='\(Self.path)',interface='\(Self.name)'"
-            ) { signal in
+            ) { [self] signal in
                 if let event = LinkdEvent(signal) { continuation.yield(event) }
+                if signal.member == "Question" { Task { await self.respond(to: signal.arguments) } }
             }
             // A linkd that starts again (a restart, a crash) takes the name again: subscribe to it once more.
             try await endpoint.watch(
@@ -108,6 +120,45 @@ public final class LinkdClient: Sendable {
             interface: Self.name,
             member: "Subscribe",
             arguments: [.string(app), .string(key)]
+        )
+        if case .failure(let error) = reply { throw LinkdClientError(name: error.name, message: error.message) }
+        if answer != nil {
+            let kinds = LinkdQuestion.Kind.allCases.map(\.rawValue)
+            try await call("AnswerQuestions", [.string(app), .strings(kinds)])
+        }
+    }
+
+    /// Asks the app's backend to email `email` a password-reset link, as `linkd reset request` does; its link then
+    /// comes back through linkd, which asks for the new password (in the app's window, with `answer`) and sends
+    /// ``LinkdEvent/resetDone(account:)`` or ``LinkdEvent/resetFailed(reason:message:)``.
+    ///
+    /// - Throws: ``LinkdClientError``: the backend's refusal (`io.linkd.Linkd1.Error.backend_unreachable`, …), or
+    ///   `io.linkd.Linkd1.Error.RateLimited` after 5 requests within 10 minutes.
+    public func requestReset(email: String) async throws(LinkdClientError) {
+        try await call("RequestReset", [.string(app), .string(email)])
+    }
+
+    /// A question linkd asked (`Question(id, question, prompt, rejection)`): the app's answer, or its refusal.
+    private func respond(to arguments: [BusValue]) async {
+        guard let answer, arguments.count == 4, let id = arguments[0].string,
+            let kind = arguments[1].string.flatMap(LinkdQuestion.Kind.init(rawValue:)), let prompt = arguments[2].string
+        else { return }
+        let rejection = arguments[3].string.flatMap { $0.isEmpty ? nil : $0 }
+        if let given = await answer(LinkdQuestion(kind: kind, prompt: prompt, rejection: rejection)) {
+            try? await call("Answer", [.string(id), .string(given)])
+        } else {
+            try? await call("Decline", [.string(id)])
+        }
+    }
+
+    /// Calls `member` of linkd's interface.
+    private func call(_ member: String, _ arguments: [BusValue]) async throws(LinkdClientError) {
+        let reply = await endpoint.call(
+            destination: Self.name,
+            path: Self.path,
+            interface: Self.name,
+            member: member,
+            arguments: arguments
         )
         if case .failure(let error) = reply { throw LinkdClientError(name: error.name, message: error.message) }
     }

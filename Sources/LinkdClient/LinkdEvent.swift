@@ -6,6 +6,11 @@ public enum LinkdEvent: Sendable, Equatable {
     case link(LinkdLink)
     /// A sign-in of the app: the session, never the link that carried it.
     case session(LinkdSession)
+    /// A reset of the app changed the password of `account` (masked: `a***@example.com`).
+    case resetDone(account: String)
+    /// A reset of the app ended without changing the password: linkd's `reason` (`link_expired`,
+    /// `password_rejected`, `cancelled`, …) and its words for it, which the app may show as they are.
+    case resetFailed(reason: String, message: String)
 
     init?(_ signal: BusSignal) {
         let arguments = signal.arguments
@@ -28,9 +33,28 @@ public enum LinkdEvent: Sendable, Equatable {
                     values: arguments[3].dictionary ?? [:]
                 )
             )
+        case ("ResetDone", ["s"]): self = .resetDone(account: arguments[0].string ?? "")
+        case ("ResetFailed", ["s", "s"]):
+            self = .resetFailed(reason: arguments[0].string ?? "", message: arguments[1].string ?? "")
         default: return nil
         }
     }
+}
+
+/// What a reset asks the person, in the app's window.
+public struct LinkdQuestion: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The new password.
+        case password
+        /// A second factor's code (an authenticator app's, or one the backend sent).
+        case code
+    }
+
+    public let kind: Kind
+    /// What to ask: it names the whole account whose password changes.
+    public let prompt: String
+    /// The backend's refusal of the last answer (a password too weak), or `nil` the first time.
+    public let rejection: String?
 }
 
 /// A link of the app, read: its route and fields.

@@ -13,6 +13,9 @@ extension Daemon {
         package var drainDeadline: Duration = .seconds(10)
         /// How long a `forward` link waits for its app (`LINKD_FORWARD_TTL`, seconds; default 10 minutes).
         package var forwardTTL: Double = 600
+        /// How long an app's window may take to answer a reset's question before it is asked elsewhere
+        /// (`LINKD_APP_ANSWER_TIME_LIMIT`, seconds; default 120).
+        package var appAnswerTimeLimit: Duration = .seconds(120)
         /// How many clients, programs and queued links the daemon takes on at once.
         package var limits = Limits()
 
@@ -28,6 +31,9 @@ extension Daemon {
             }
             if let seconds = environment["LINKD_FORWARD_TTL"].flatMap(Double.init), seconds > 0 {
                 forwardTTL = seconds
+            }
+            if let seconds = environment["LINKD_APP_ANSWER_TIME_LIMIT"].flatMap(Double.init), seconds > 0 {
+                appAnswerTimeLimit = .seconds(seconds)
             }
         }
     }

@@ -40,6 +40,7 @@ extension Daemon {
                 execTimeLimit: options.execTimeLimit,
                 forwardTTL: options.forwardTTL,
                 forwardQueueLimit: options.limits.queuedForwardLinks,
+                appWindow: AppWindow(timeLimit: options.appAnswerTimeLimit),
                 pkceStore: PKCEStore(stateFolder: state),
                 signInStore: PKCEStore(stateFolder: state, purpose: .signIn),
                 appleStore: PKCEStore(stateFolder: state, purpose: .appleSignIn),

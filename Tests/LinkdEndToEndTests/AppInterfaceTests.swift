@@ -309,8 +309,9 @@ import Testing
         }
         #expect(
             members == [
-                ".Subscribe method ss", ".Unsubscribe method -", ".Link signal ssa{ss}s",
-                ".Session signal sssa{ss}",
+                ".Answer method ss", ".AnswerQuestions method sas", ".Decline method s", ".RequestReset method ss",
+                ".Subscribe method ss", ".Unsubscribe method -", ".Link signal ssa{ss}s", ".Question signal ssss",
+                ".ResetDone signal s", ".ResetFailed signal ss", ".Session signal sssa{ss}",
             ],
             "\(busctl)"
         )

@@ -18,7 +18,7 @@ struct ActionSet: Sendable {
     }
 
     /// What the daemon gives its actions, and what they share: the programs' delivery and the `forward` queue (a
-    /// sign-in hands its session to either).
+    /// sign-in hands its session to either), and the apps' windows (a reset asks them, and tells them its result).
     struct Setup: Sendable {
         let pkceStore: PKCEStore?
         let signInStore: PKCEStore?
@@ -26,11 +26,12 @@ struct ActionSet: Sendable {
         let dbus: DBusAction
         let programs: ProgramDelivery
         let forward: ForwardAction
+        let appWindow: AppWindow
     }
 
     /// Every action linkd has, in the order a configuration problem lists them.
     static let registered: [Registration] = [
-        Registration(ResetAction.self) { ResetAction(pkceStore: $0.pkceStore) },
+        Registration(ResetAction.self) { ResetAction(pkceStore: $0.pkceStore, appWindow: $0.appWindow) },
         Registration(ForwardAction.self) { $0.forward },
         Registration(ExecAction.self) { ExecAction(programs: $0.programs) },
         Registration(DBusAction.self) { $0.dbus },
@@ -52,6 +53,8 @@ struct ActionSet: Sendable {
     /// The actions the daemon runs beside the server: the `forward` queue's chores, and the sessions it drops at the
     /// stop.
     let forward: ForwardAction
+    /// The apps' windows, which the apps' interface serves.
+    let appWindow: AppWindow
     /// Every action, by its keyword.
     let byKeyword: [String: any Action]
     /// The actions that serve requests of their own on the wire, in the order they are registered.
@@ -62,6 +65,7 @@ struct ActionSet: Sendable {
         execTimeLimit: Duration,
         forwardTTL: Double,
         forwardQueueLimit: Int,
+        appWindow: AppWindow,
         pkceStore: PKCEStore?,
         signInStore: PKCEStore?,
         appleStore: PKCEStore?,
@@ -74,11 +78,13 @@ struct ActionSet: Sendable {
             appleStore: appleStore,
             dbus: dbus,
             programs: ProgramDelivery(timeLimit: execTimeLimit, supervisor: supervisor, launcher: supervisor.launcher),
-            forward: ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit)
+            forward: ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit),
+            appWindow: appWindow
         )
         let made = registrations.map { $0.make(setup) }
         byKeyword = Dictionary(uniqueKeysWithValues: made.map { (type(of: $0).keyword, $0) })
         requestServers = made.compactMap { $0 as? any RequestServing }
         forward = setup.forward
+        self.appWindow = appWindow
     }
 }

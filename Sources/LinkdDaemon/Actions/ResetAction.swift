@@ -3,6 +3,7 @@ import LinkdConfig
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
+import LinkdSystem
 import LinkdWire
 
 /// The `reset` action: only for routes that are resets. The link is recorded, the session layer runs against the
@@ -13,6 +14,8 @@ struct ResetAction: Action {
 
     /// The verifiers of resets requested with `linkd reset request`.
     let pkceStore: PKCEStore?
+    /// The apps' windows: the new password and a second factor's code are asked there first, and the result told.
+    let appWindow: AppWindow
 
     /// The reset, ready to run, and the client that answers its password question.
     struct Plan: Sendable {
@@ -66,8 +69,21 @@ struct ResetAction: Action {
     /// Asks for the new password, sends it, and reports the result.
     func run(_ plan: Plan, _ run: LinkRun) async -> Outcome {
         let (entry, context) = (run.entry, run.context)
-        let result = await plan.reset.run(passwords: plan.client) { Self.markSent(entry, context: context) }
+        let passwords = AppWindowClient(app: run.link.appName, window: appWindow, fallback: plan.client)
+        let result = await plan.reset.run(passwords: passwords) { Self.markSent(entry, context: context) }
+        await tellApp(result, run.link.appName)
         return await report(result, run, client: plan.client)
+    }
+
+    /// The app's subscribers hear how its reset ended: `ResetDone(account)` (masked), or `ResetFailed(reason,
+    /// message)` in the words of `linkd open` and the notification.
+    private func tellApp(_ result: Result<ResetSuccess, ResetFailure>, _ app: String) async {
+        switch result {
+        case .success(let success): await appWindow.tell(app, "ResetDone", [.string(success.account)])
+        case .failure(let failure):
+            let wire = WireProtocol.Failure(failure)
+            await appWindow.tell(app, "ResetFailed", [.string(wire.reason.rawValue), .string(wire.message)])
+        }
     }
 
     private func refuse(

@@ -1,3 +1,4 @@
+import LinkdFormats
 import LinkdSystem
 import LinkdWire
 
@@ -17,7 +18,16 @@ extension AppInterface {
         case ("Unsubscribe", let arguments) where arguments.isEmpty:
             await unsubscribeAll(call.sender)
             call.reply(.success([]))
-        case ("Subscribe", _), ("Unsubscribe", _):
+        case ("AnswerQuestions", let arguments) where arguments.map(\.signature) == ["s", "as"]:
+            call.reply(answerQuestions(call, app: arguments[0].string ?? "", questions: arguments[1].strings ?? []))
+        case ("Answer", let arguments) where arguments.map(\.signature) == ["s", "s"]:
+            call.reply(reply(call, question: arguments[0].string ?? "", .given(Secret(arguments[1].string ?? ""))))
+        case ("Decline", let arguments) where arguments.map(\.signature) == ["s"]:
+            call.reply(reply(call, question: arguments[0].string ?? "", .declined))
+        case ("RequestReset", let arguments) where arguments.map(\.signature) == ["s", "s"]:
+            call.reply(await requestReset(call, app: arguments[0].string ?? "", email: arguments[1].string ?? ""))
+        case ("Subscribe", _), ("Unsubscribe", _), ("AnswerQuestions", _), ("Answer", _), ("Decline", _),
+            ("RequestReset", _):
             call.reply(.failure(.invalidArguments("\(call.member) takes other arguments: see its introspection")))
         default:
             call.reply(.failure(BusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: call.member)))
@@ -41,9 +51,11 @@ extension AppInterface {
         let (id, stream) = await service.forward.subscribe(app, receivesSessions: true, context: context)
         service.activity.hold()  // a subscribed app keeps the daemon up, as a subscribed connection does
         let sender = call.sender
-        // Answered before the first link is handed to the connection's thread, which sends in order.
-        call.reply(.success([]))
+        // Recorded before it is answered (its next call finds it subscribed), and answered before the first link is
+        // handed to the connection's thread, which sends in order.
+        let (answered, answer) = AsyncStream.makeStream(of: Void.self)
         let sending = Task { [self] in
+            for await _ in answered {}
             for await outgoing in stream {
                 guard let (member, arguments) = Delivery.signal(for: outgoing.line),
                     await send(member, to: sender, arguments)
@@ -52,6 +64,9 @@ extension AppInterface {
             }
         }
         subscriptions.withLock { $0[sender, default: []].append(Subscription(app: app, id: id, sending: sending)) }
+        service.appWindow.listen(app, connection: sender)
+        call.reply(.success([]))
+        answer.finish()
         service.log.info(
             "\(app) subscribed on the session bus (\(proof.description))",
             [("LINKD_APP", app), ("LINKD_PROOF", proof.field)],
@@ -63,6 +78,7 @@ extension AppInterface {
     /// back to its app's queue.
     func unsubscribeAll(_ name: String) async {
         let ended = subscriptions.withLock { $0.removeValue(forKey: name) } ?? []
+        service.appWindow.leave(name)
         for subscription in ended {
             subscription.sending.cancel()
             await service.forward.unsubscribe(subscription.app, id: subscription.id, context: service.context)

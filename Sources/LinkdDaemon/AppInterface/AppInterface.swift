@@ -17,6 +17,8 @@ final class AppInterface: Sendable {
     private let endpoint = Lock<BusEndpoint?>(nil)
     /// The subscriptions, by the subscriber's unique name.
     let subscriptions = Lock<[String: [Subscription]]>([:])
+    /// When each app asked for its recent reset emails.
+    let requests = Lock<[String: [ContinuousClock.Instant]]>([:])
 
     /// One app a connection subscribed as: the `forward` subscriber it is, and the task that sends it its links.
     struct Subscription: Sendable {
@@ -60,6 +62,9 @@ final class AppInterface: Sendable {
             await stop()
             return
         }
+        service.appWindow.connect { [self] member, destination, arguments in
+            await send(member, to: destination, arguments)
+        }
         log.info("serving \(Self.name) on the session bus", event: .busNameTaken)
         await withCheckedContinuation { continuation in endpoint.whenClosed { continuation.resume() } }
     }
@@ -67,6 +72,7 @@ final class AppInterface: Sendable {
     /// Gives the name up and closes the connection: the subscribers' links not yet sent wait for the next daemon.
     func stop() async {
         guard let endpoint = endpoint.withLock({ $0.take() }) else { return }
+        service.appWindow.connect(nil)
         await endpoint.releaseName(Self.name)
         endpoint.close()
         for name in subscriptions.withLock({ Array($0.keys) }) { await unsubscribeAll(name) }

@@ -26,6 +26,10 @@ actor LinkService {
     nonisolated var shutdown: Shutdown { context.shutdown }
     /// The `forward` action, whose queue's chores the daemon runs beside the server.
     nonisolated var forward: ForwardAction { actions.forward }
+    /// The apps' windows, as a reset asks them and tells them its result.
+    nonisolated var appWindow: AppWindow { actions.appWindow }
+    /// Where a reset email's PKCE verifier is kept until its link comes back; `nil`: no PKCE reset.
+    nonisolated let resetVerifiers: PKCEStore?
 
     init(
         resolver: LinkResolver,
@@ -38,6 +42,7 @@ actor LinkService {
         execTimeLimit: Duration,
         forwardTTL: Double,
         forwardQueueLimit: Int = Daemon.Limits().queuedForwardLinks,
+        appWindow: AppWindow = AppWindow(timeLimit: .seconds(120)),
         pkceStore: PKCEStore?,
         signInStore: PKCEStore? = nil,
         appleStore: PKCEStore? = nil,
@@ -47,6 +52,7 @@ actor LinkService {
     ) {
         self.associations = associations
         self.resolver = resolver
+        resetVerifiers = pkceStore
         context = ActionContext(
             spool: spool,
             log: log,
@@ -61,6 +67,7 @@ actor LinkService {
             execTimeLimit: execTimeLimit,
             forwardTTL: forwardTTL,
             forwardQueueLimit: forwardQueueLimit,
+            appWindow: appWindow,
             pkceStore: pkceStore,
             signInStore: signInStore,
             appleStore: appleStore,

@@ -1,6 +1,9 @@
-// An app that receives its links and sessions from linkd: run it as `linkd-example-app APP`, with APP's apps.d file
-// sending its links to it (`"action": "forward"`, or `{"signin": "forward"}` for sign-ins). It prints one line per
-// link or session, and never a token: a real app would open the note, or keep the session, here.
+// An app that receives its links and sessions from linkd, and answers a reset's questions itself: run it as
+// `linkd-example-app APP [--answer] [--reset EMAIL]`, with APP's apps.d file sending its links to it (`"action":
+// "forward"`, or `{"signin": "forward"}` for sign-ins). It prints one line per link, session or reset result, and
+// never a token. With --answer it asks for the new password (or a second factor's code) itself, reading each answer
+// from a line of its standard input (where a real app shows its own "new password" view); at the end of its input it
+// declines. With --reset it asks for a reset email first (a real app's "Forgot password?" button).
 import Foundation
 import LinkdClient
 
@@ -9,13 +12,28 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-guard CommandLine.arguments.count == 2 else {
-    say("usage: linkd-example-app APP")
+/// Asks the person, in place of the app's "new password" view: the answer is the next line of standard input; at its
+/// end, the person cancelled.
+@Sendable func askInTheAppsWindow(_ question: LinkdQuestion) async -> String? {
+    let refused = question.rejection.map { " (refused: \($0))" } ?? ""
+    say("asked \(question.kind.rawValue): \(question.prompt)\(refused)")
+    return readLine()
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let app = arguments.first else {
+    say("usage: linkd-example-app APP [--answer] [--reset EMAIL]")
     exit(64)
 }
+let resetEmail = arguments.firstIndex(of: "--reset").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
 do {
-    let linkd = try await LinkdClient.subscribe(app: CommandLine.arguments[1])
+    let answer = arguments.contains("--answer") ? askInTheAppsWindow : nil
+    let linkd = try await LinkdClient.subscribe(app: app, answer: answer)
     say("subscribed as \(linkd.app)")
+    if let resetEmail {
+        try await linkd.requestReset(email: resetEmail)
+        say("reset email requested")
+    }
     for await event in linkd.events {
         switch event {
         case .link(let link):
@@ -23,6 +41,10 @@ do {
             say("link \(link.route) \(fields.joined(separator: " "))")
         case .session(let session):
             say("signed in as \(session.userEmail ?? "?") (\(session.backend))")
+        case .resetDone(let account):
+            say("password changed for \(account)")
+        case .resetFailed(let reason, let message):
+            say("password not changed: \(reason): \(message)")
         }
     }
 } catch {
