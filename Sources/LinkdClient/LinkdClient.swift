@@ -25,6 +25,9 @@ public final class LinkdClient: Sendable {
     /// The key the app gave; `nil`: the one linkd keeps for it, read at each subscription.
     private let key: String?
     private let answer: (@Sendable (LinkdQuestion) async -> String?)?
+    /// linkd's connection on the bus (its unique name): only its signals count, since any peer may send a signal to
+    /// this connection.
+    private let linkd = Lock<String?>(nil)
 
     private static let name = "io.linkd.Linkd1"
     private static let path = "/io/linkd/Linkd1"
@@ -77,21 +80,27 @@ public final class LinkdClient: Sendable {
         endpoint.whenClosed { [continuation] in continuation.finish() }
     }
 
+    deinit { endpoint.close() }
+
     /// Watches linkd's signals and its name, then subscribes.
     private func start() async throws(LinkdClientError) {
         let continuation = continuation
         do throws(BusError) {
             try await endpoint.watch(
                 "type='signal',sender='\(Self.name)',path='\(Self.path)',interface='\(Self.name)'"
-            ) { [self] signal in
+            ) { [weak self] signal in
+                guard let self, signal.sender == linkd.withLock({ $0 }) else { return }
                 if let event = LinkdEvent(signal) { continuation.yield(event) }
                 if signal.member == "Question" { Task { await self.respond(to: signal.arguments) } }
             }
             // A linkd that starts again (a restart, a crash) takes the name again: subscribe to it once more.
             try await endpoint.watch(
                 "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.name)'"
-            ) { [self] signal in
-                guard signal.arguments.count == 3, signal.arguments[2].string?.isEmpty == false else { return }
+            ) { [weak self] signal in
+                guard let self, signal.sender == "org.freedesktop.DBus", signal.arguments.count == 3,
+                    let owner = signal.arguments[2].string, !owner.isEmpty
+                else { return }
+                linkd.withLock { $0 = owner }
                 Task { try? await self.sendSubscribe() }
             }
         } catch {
@@ -114,6 +123,14 @@ public final class LinkdClient: Sendable {
             )
             key = AppKey.read(for: app)
         }
+        let owner = await endpoint.call(
+            destination: "org.freedesktop.DBus",
+            path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus",
+            member: "GetNameOwner",
+            arguments: [.string(Self.name)]
+        )
+        if case .success(let values) = owner, let name = values.first?.string { linkd.withLock { $0 = name } }
         let reply = await endpoint.call(
             destination: Self.name,
             path: Self.path,

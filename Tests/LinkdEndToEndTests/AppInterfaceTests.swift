@@ -228,6 +228,53 @@ import Testing
         #expect(world.lines(of: secondOutput, count: 2).last == "link notes://note/{id} id=3")
     }
 
+    /// Any peer can address a signal to any connection: a forged `Link` sent to every connection reaches no app, and a
+    /// forged `NameOwnerChanged` sent to linkd ends no subscription.
+    @Test func forgedSignalsAreIgnoredOnBothSides() async throws {
+        let world = try World()
+        defer { world.daemon.terminate() }
+        let (app, output) = try world.startApp()
+        defer { app.terminate() }
+        #expect(world.lines(of: output, count: 1) == ["subscribed as com.example.Notes"])
+        let forger = try BusEndpoint(address: world.bus.address)
+        defer { forger.close() }
+        let listed = await forger.call(
+            destination: "org.freedesktop.DBus",
+            path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus",
+            member: "ListNames",
+            arguments: []
+        )
+        let everyone = try #require(try listed.get().first?.strings).filter { $0.hasPrefix(":") }
+        for name in everyone {
+            let link: [BusValue] = [
+                .string("forged"), .string("notes://note/{id}"), .dictionary(["id": "666"]),
+                .string("notes://note/666"),
+            ]
+            _ = await forger.emit(
+                path: "/io/linkd/Linkd1",
+                interface: "io.linkd.Linkd1",
+                member: "Link",
+                to: name,
+                arguments: link
+            )
+            for gone in everyone {
+                _ = await forger.emit(
+                    path: "/org/freedesktop/DBus",
+                    interface: "org.freedesktop.DBus",
+                    member: "NameOwnerChanged",
+                    to: name,
+                    arguments: [.string(gone), .string(gone), .string("")]
+                )
+            }
+        }
+        let opened = try world.open("notes://note/7")
+        #expect(opened.stdout == "delivered: notes://note/{id} → com.example.Notes\n", "\(opened)")
+        #expect(
+            world.lines(of: output, count: 2) == ["subscribed as com.example.Notes", "link notes://note/{id} id=7"]
+        )
+    }
+
     @Test func aLinkGoesToItsAppAloneAndNoOtherConnectionHearsIt() async throws {
         let world = try World()
         defer { world.daemon.terminate() }

@@ -34,7 +34,8 @@ extension AppInterface {
         }
     }
 
-    /// Makes the caller `app`'s subscriber once it has proved it is `app`, and answers it.
+    /// Makes the caller `app`'s subscriber once it has proved it is `app`, and answers it; a second Subscribe of the
+    /// same connection as the same app changes nothing.
     private func subscribe(_ call: BusCall, app: String, key: String) async {
         let proof: AppProof
         switch await AppProof.of(call, app: app, key: key, service: service) {
@@ -45,6 +46,10 @@ extension AppInterface {
                 [("LINKD_APP", app)]
             )
             call.reply(.failure(refusal))
+            return
+        }
+        guard !isSubscribed(call, as: app) else {
+            call.reply(.success([]))
             return
         }
         let context = service.context
@@ -59,7 +64,11 @@ extension AppInterface {
             for await outgoing in stream {
                 guard let (member, arguments) = Delivery.signal(for: outgoing.line),
                     await send(member, to: sender, arguments)
-                else { break }
+                else {
+                    // Not sent: the connection is gone, or the bus is; what it had not taken goes back to the queue.
+                    Task { await self.unsubscribeAll(sender) }
+                    return
+                }
                 await service.forward.written(outgoing.entryID, context: context)
             }
         }
@@ -72,6 +81,8 @@ extension AppInterface {
             [("LINKD_APP", app), ("LINKD_PROOF", proof.field)],
             event: .subscribed
         )
+        // A caller that left before it was recorded is one whose departure was heard too early: let it go now.
+        if await !isConnected(sender) { await unsubscribeAll(sender) }
     }
 
     /// The connection `name` left, or asked to: each of its subscriptions ends, and what was not sent to it goes
@@ -80,7 +91,9 @@ extension AppInterface {
         let ended = subscriptions.withLock { $0.removeValue(forKey: name) } ?? []
         service.appWindow.leave(name)
         for subscription in ended {
+            // Its last send ends first: the link it carried is then written, or back in the queue, never both.
             subscription.sending.cancel()
+            await subscription.sending.value
             await service.forward.unsubscribe(subscription.app, id: subscription.id, context: service.context)
             service.activity.release()
         }

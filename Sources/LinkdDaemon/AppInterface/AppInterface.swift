@@ -51,7 +51,9 @@ final class AppInterface: Sendable {
             try await endpoint.watch(
                 "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'"
             ) { [self] signal in
-                guard signal.arguments.count == 3, let name = signal.arguments[0].string,
+                // The bus's own word alone: any peer may send a signal of that name to this connection.
+                guard signal.sender == "org.freedesktop.DBus", signal.path == "/org/freedesktop/DBus",
+                    signal.arguments.count == 3, let name = signal.arguments[0].string,
                     signal.arguments[2].string == "", name.hasPrefix(":")
                 else { return }
                 Task { await self.unsubscribeAll(name) }
@@ -67,15 +69,33 @@ final class AppInterface: Sendable {
         }
         log.info("serving \(Self.name) on the session bus", event: .busNameTaken)
         await withCheckedContinuation { continuation in endpoint.whenClosed { continuation.resume() } }
+        // Closed by the stop, or because the bus went away: no subscriber is reached any more.
+        for name in subscriptions.withLock({ Array($0.keys) }) { await unsubscribeAll(name) }
     }
 
     /// Gives the name up and closes the connection: the subscribers' links not yet sent wait for the next daemon.
+    ///
+    /// The name is given up on the connection's thread, and the stop does not wait for a bus that is slow to answer.
     func stop() async {
         guard let endpoint = endpoint.withLock({ $0.take() }) else { return }
         service.appWindow.connect(nil)
-        await endpoint.releaseName(Self.name)
-        endpoint.close()
+        endpoint.releaseNameAndClose(Self.name)
         for name in subscriptions.withLock({ Array($0.keys) }) { await unsubscribeAll(name) }
+    }
+
+    /// Whether the connection `name` is still on the bus (`NameHasOwner`); `true` when the bus does not say.
+    func isConnected(_ name: String) async -> Bool {
+        guard let endpoint = endpoint.withLock({ $0 }) else { return false }
+        let reply = await endpoint.call(
+            destination: "org.freedesktop.DBus",
+            path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus",
+            member: "NameHasOwner",
+            arguments: [.string(name)],
+            timeout: .seconds(5)
+        )
+        guard case .success(let values) = reply, let owned = values.first?.boolean else { return true }
+        return owned
     }
 
     /// Sends a signal of the interface to `destination` alone; `false` when it could not be written.

@@ -83,6 +83,15 @@ extension BusEndpoint {
         _ = await perform { sd, bus in sd.bus_release_name(bus, name) }
     }
 
+    /// Gives `name` up and closes the connection, on the endpoint's thread, without waiting for either: closing lets
+    /// the name go too, if the bus is too slow to answer the release.
+    package func releaseNameAndClose(_ name: String) {
+        enqueue { handle in
+            if let handle, let sd = try? Libsystemd.calls().pointee { _ = sd.bus_release_name(handle.pointer, name) }
+        }
+        close()
+    }
+
     /// Serves one object at `path`: `Introspect` answers `introspection`, every other call goes to `answer`, which
     /// must not block (start a task) and must reply to each call once.
     ///
