@@ -22,7 +22,8 @@ struct CheckCommand: Command {
         prints 'ok: N apps, M links' (nothing with --json). The programs of exec actions are looked up in
         $HOME/.local/bin, /usr/local/bin, /usr/bin and /bin. For an app with a web section, each https host its
         links claim must list the app in its association files, read from $XDG_CACHE_HOME/linkd/associations
-        and fetched first when they are due.
+        and fetched first when they are due. An app whose forward links start it ({"start": "desktop"}) must
+        have a desktop entry that can: D-Bus-activatable, or an Exec whose program is there.
 
         EXIT STATUS:
           0 no problems, 65 some problem (or the --config folder cannot be read), 64 usage error.
@@ -58,6 +59,7 @@ struct CheckCommand: Command {
         var loaded = loader.load()
         let cache = AssociationCache(folder: XDGDirectories().cacheHome + "/linkd/associations")
         loaded.errors += await WebCheck.problems(of: loaded.apps, cache: cache)
+        loaded.errors += AppStartCheck.problems(of: loaded.apps, environment: ProcessInfo.processInfo.environment)
         for error in loaded.errors {
             console.write((json ? Self.json(error).serialized : DisplayText.sanitize(error.description)) + "\n")
         }

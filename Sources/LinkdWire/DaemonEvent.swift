@@ -23,6 +23,8 @@ package enum DaemonEvent: String, Sendable, CaseIterable {
     case busNameTaken = "bus_name_taken"
     /// An app subscribed on the session bus (`LINKD_APP`, and `LINKD_PROOF`: `key` or `flatpak`).
     case subscribed
+    /// It started an app for its `forward` links (`"start": "desktop"`; `LINKD_APP`).
+    case appStarted = "app_started"
     /// It stops: a signal, or idle.
     case stopping
 }

@@ -50,6 +50,42 @@ import Testing
         #expect(try world.check(["--json", "--config", world.appsD]) == .init(stdout: "", stderr: "", status: 0))
     }
 
+    /// A `forward` app that its links start must have a desktop entry that can start it.
+    @Test func flagsAForwardAppThatItsLinksStartButNothingCan() throws {
+        let world = try World()
+        let config =
+            #"{"app": "com.example.Notes", "links": [{"match": "notes://x", "action": {"forward": {"start": "desktop"}}}]}"#
+        try world.write("notes.json", config)
+        let data = ["XDG_DATA_HOME": world.root.path + "/data", "XDG_DATA_DIRS": world.root.path + "/none"]
+        let file = world.appsD + "/notes.json"
+        let missing = try world.check(["--config", world.appsD], environment: data)
+        #expect(
+            missing.stdout
+                == "\(file):1:73: $.links[0].action: nothing starts com.example.Notes: no desktop entry "
+                + "com.example.Notes.desktop in the applications folders\n"
+        )
+        #expect(missing.status == 65)
+        let applications = world.root.path + "/data/applications"
+        try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
+        let entry = applications + "/com.example.Notes.desktop"
+        try Data("[Desktop Entry]\nType=Application\nName=Notes\nExec=no-such-notes %U\n".utf8).write(
+            to: URL(fileURLWithPath: entry)
+        )
+        let unfound = try world.check(["--config", world.appsD], environment: data)
+        #expect(
+            unfound.stdout.contains("nothing starts com.example.Notes: \(entry): program 'no-such-notes' not found")
+        )
+        #expect(unfound.status == 65)
+        try Data("[Desktop Entry]\nType=Application\nName=Notes\nExec=notes %U\n".utf8).write(
+            to: URL(fileURLWithPath: entry)
+        )
+        #expect(try world.check(["--config", world.appsD], environment: data).stdout == "ok: 1 app, 1 link\n")
+        try Data("[Desktop Entry]\nType=Application\nDBusActivatable=true\n".utf8).write(
+            to: URL(fileURLWithPath: entry)
+        )
+        #expect(try world.check(["--config", world.appsD], environment: data).status == 0)
+    }
+
     @Test func printsEachProblemAtItsFileLineAndColumn() throws {
         let world = try World()
         try world.write("a.json", Self.notes)

@@ -140,6 +140,18 @@ import Testing
                 "1:152: $.apple.authorizeUrl: an address Apple is given has no fragment",
             ]
         ),
+        (#"{"app": "a.b", "links": [{"match": "x://y", "action": {"forward": {"start": "desktop"}}}]}"#, []),
+        (
+            #"{"app": "a.b", "links": [{"match": "x://y", "action": {"forward": {"start": "dbus", "x": 1}}}]}"#,
+            [
+                #"1:77: $.links[0].action.forward.start: expected "desktop""#,
+                "1:85: $.links[0].action.forward.x: unknown key",
+            ]
+        ),
+        (
+            #"{"app": "a.b", "links": [{"match": "x://y", "action": {"forward": "desktop"}}]}"#,
+            [#"1:67: $.links[0].action.forward: expected {"start": "desktop"}"#]
+        ),
         (
             #"{"app": "a.b", "links": [{"match": "x://y", "action": "forward"}], "backend": {"kind": "supabase", "url": "https://h.example", "apikey": "k"}}"#,
             ["1:79: $.backend.apiKey: missing", "1:128: $.backend.apikey: unknown key; did you mean 'apiKey'?"]

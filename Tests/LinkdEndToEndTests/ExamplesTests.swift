@@ -47,7 +47,7 @@ import Testing
         let section = try #require(readme.firstRange(of: "\n## Receiving links in your app\n"))
         let text = readme[section.upperBound...]
         let end = text.firstRange(of: "\n## ")?.lowerBound ?? text.endIndex
-        let examples = try ["receive-link.py", "receive-link.sh", "subscribe.py"].map {
+        let examples = try ["receive-link.py", "receive-link.sh", "subscribe.py", "linkd-app.py"].map {
             try String(contentsOf: Self.examples.appendingPathComponent($0), encoding: .utf8)
         }
         let exampleLines = Set(
@@ -64,7 +64,7 @@ import Testing
         }
         #expect(quoted.count >= 8)
         #expect(quoted.filter { !exampleLines.contains($0) } == [])
-        for name in ["receive-link.py", "receive-link.sh", "subscribe.py"] {
+        for name in ["receive-link.py", "receive-link.sh", "subscribe.py", "linkd-app.py"] {
             #expect(readme.contains("(../../examples/\(name))"), "the guide links \(name)")
         }
     }

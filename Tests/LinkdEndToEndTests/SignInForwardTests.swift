@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinkdSystem
 import LinkdTestSupport
 import Testing
 
@@ -146,11 +147,23 @@ import Testing
             stderrPath: world.world.root.path + "/daemon.txt",
             timeout: .seconds(5)
         )
-        // An open connection holds the daemon while `linkd open` starts, however slowly a loaded machine runs it.
-        let holder = try world.world.connect()
+        // Open connections hold the daemon while `linkd open` starts, however slowly a loaded machine runs it: a new
+        // one every 2 s, since the daemon lets a connection that sends nothing go after 5 s.
+        let holding = Lock(true)
+        let holder = Thread {
+            var held = try? world.world.connect()
+            while holding.withLock({ $0 }) {
+                Thread.sleep(forTimeInterval: 2)
+                let next = try? world.world.connect()
+                if let held { close(held) }
+                held = next
+            }
+            if let held { close(held) }
+        }
+        holder.start()
         let opened = try world.world.run(["open", link])
         let queued = ContinuousClock.now
-        close(holder)
+        holding.withLock { $0 = false }
         #expect(opened.stdout.hasPrefix("queued: "), "\(opened)")
         #expect(world.gotrue.liveSessionCount(for: SignInTests.email) == 1)
         daemon.waitUntilExit()  // the time to live passes, the session is signed out, and the daemon goes idle

@@ -78,7 +78,11 @@ struct ActionSet: Sendable {
             appleStore: appleStore,
             dbus: dbus,
             programs: ProgramDelivery(timeLimit: execTimeLimit, supervisor: supervisor, launcher: supervisor.launcher),
-            forward: ForwardAction(timeToLive: forwardTTL, queueLimit: forwardQueueLimit),
+            forward: ForwardAction(
+                timeToLive: forwardTTL,
+                queueLimit: forwardQueueLimit,
+                starter: AppStarter(launcher: supervisor.launcher)
+            ),
             appWindow: appWindow
         )
         let made = registrations.map { $0.make(setup) }

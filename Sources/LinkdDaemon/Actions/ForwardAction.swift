@@ -55,9 +55,13 @@ actor ForwardAction: Action {
         var onExpiry: (@Sendable () async -> Void)? = nil
     }
 
-    init(timeToLive: Double, queueLimit: Int = Daemon.Limits().queuedForwardLinks) {
+    /// What starts an app whose links say `"start": "desktop"` when no one is subscribed as it.
+    let starter: AppStarter?
+
+    init(timeToLive: Double, queueLimit: Int = Daemon.Limits().queuedForwardLinks, starter: AppStarter? = nil) {
         self.timeToLive = timeToLive
         self.queueLimit = queueLimit
+        self.starter = starter
         (chores, choresInput) = AsyncStream.makeStream(of: Chore.self)
     }
 
@@ -122,10 +126,13 @@ actor ForwardAction: Action {
         queued[link.appName, default: []].append(queuedLink)
         // At its time to live the link leaves the queue and the spool, whether or not anything else happens.
         choresInput.yield(.expire(after: .seconds(timeToLive + 0.1)))
+        let starting = startApp(of: link, context: run.context)
         return Outcome(
             .accepted(route: link.route.id, app: link.appName, state: .queued),
             .handedOn,
-            note: .info("link \(entry.shortID) queued until \(link.appName) subscribes")
+            note: .info(
+                "link \(entry.shortID) queued until \(link.appName) subscribes" + (starting ? "; starting it" : "")
+            )
         )
     }
 
@@ -143,8 +150,32 @@ actor ForwardAction: Action {
             return .handled
         }
         let queuedLink = QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires)
-        if !hand(queuedLink, to: app) { queued[app, default: []].append(queuedLink) }
+        if !hand(queuedLink, to: app) {
+            queued[app, default: []].append(queuedLink)
+            _ = startApp(of: link, context: context)
+        }
         return .handled
+    }
+
+    /// Starts the app of `link` when its link says `"start": "desktop"` (once for the links that come while it starts),
+    /// beside the answer: the link waits for the app's subscription either way.
+    ///
+    /// - Returns: whether a start was asked for.
+    private func startApp(of link: ClaimedLink, context: ActionContext) -> Bool {
+        guard let starter, link.claim.action.settings(as: ForwardSettings.self)?.start == .desktop else { return false }
+        let app = link.appName
+        context.activity.hold()
+        Task {
+            defer { context.activity.release() }
+            switch await starter.start(app) {
+            case .success(.underWay): break
+            case .success(let start):
+                context.log.info("started \(app) for its links (\(start))", [("LINKD_APP", app)], event: .appStarted)
+            case .failure(let failure):
+                context.log.warning("\(app) cannot be started for its links: \(failure)", [("LINKD_APP", app)])
+            }
+        }
+        return true
     }
 
     /// The line a subscriber gets: `{"id", "app", "route", "fields", "url"}`, as an exec program does.
@@ -165,6 +196,7 @@ actor ForwardAction: Action {
     /// Whether the app has subscribed: a link for it would otherwise wait in the queue.
     func canTakeNow(_ link: ClaimedLink, context: ActionContext) async -> Bool {
         subscribers[link.appName]?.isEmpty == false
+            || (starter != nil && link.claim.action.settings(as: ForwardSettings.self)?.start == .desktop)
     }
 
     func hasRoom(for app: String, context: ActionContext) -> Bool {
@@ -220,6 +252,7 @@ actor ForwardAction: Action {
         context: ActionContext
     ) -> (id: UInt64, stream: AsyncStream<Outgoing>) {
         expireQueued(context)
+        starter?.subscribed(app)
         nextSubscriberID += 1
         let (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self)
         subscribers[app, default: []].append(

@@ -1,3 +1,5 @@
+import LinkdSystem
+
 /// The `[Desktop Entry]` group of a desktop entry file, as the Desktop Entry Specification writes it: `Key=Value`
 /// lines, `#` comments, other groups and localized keys (`Name[fr]=`) left alone, and string values unescaped
 /// (`\s`, `\n`, `\t`, `\r`, `\\`).
@@ -50,5 +52,19 @@ package struct DesktopEntryFile: Sendable, Equatable {
             }
         }
         return output
+    }
+}
+
+extension DesktopEntryFile {
+    /// The desktop entry `id` (`com.example.Notes.desktop`) as the desktop finds it: the first of
+    /// `$XDG_DATA_HOME/applications`, then each folder of `$XDG_DATA_DIRS`, that holds it; `nil` when none does.
+    package static func find(_ id: String, environment: [String: String]) -> (path: String, entry: DesktopEntryFile)? {
+        guard id.hasSuffix(".desktop"), !id.contains("/") else { return nil }
+        for folder in WebBrowser.applicationFolders(environment) {
+            let path = folder + "/" + id
+            guard let bytes = FileSystem.contents(of: path, limit: 65_536, followingLinks: true) else { continue }
+            return (path, DesktopEntryFile(String(decoding: bytes, as: UTF8.self)))
+        }
+        return nil
     }
 }

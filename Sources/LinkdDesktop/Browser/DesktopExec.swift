@@ -50,15 +50,20 @@ package struct DesktopExec: Sendable, Equatable {
 
     let words: [Word]
 
+    private init(words: [Word]) {
+        self.words = words
+    }
+
     static let reserved: Set<Character> = [
         "\t", "\n", "\"", "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?", "#", "(", ")", "`",
     ]
     static let deprecated: Set<Character> = ["d", "D", "n", "N", "v", "m"]
 
-    /// Reads `value`, the `Exec=` key's value with its string escapes resolved.
+    /// Reads `value`, the `Exec=` key's value with its string escapes resolved; with `opensURLs`, it must be a command
+    /// that opens a URL (a browser's), else it may start an app with no URL at all.
     ///
-    /// - Throws: ``Problem`` when the command is not one that opens a URL.
-    package init(parsing value: String) throws(Problem) {
+    /// - Throws: ``Problem`` when the command is not one that opens a URL (with `opensURLs`), or cannot be read.
+    package init(parsing value: String, opensURLs: Bool = true) throws(Problem) {
         var words: [Word] = []
         var characters = Array(value)[...]
         while let first = characters.first {
@@ -71,7 +76,11 @@ package struct DesktopExec: Sendable, Equatable {
                 words.append(try Self.word(&characters))
             }
         }
-        try Self.check(words)
+        if opensURLs {
+            try Self.check(words)
+        } else if words.isEmpty {
+            throw .empty
+        }
         self.words = words
     }
 
@@ -135,6 +144,18 @@ package struct DesktopExec: Sendable, Equatable {
             guard case .codes(let pieces) = word, pieces.count > 1 else { continue }
             for case .code(let code) in pieces where "uUi".contains(code) { throw .codeNotAlone(code) }
         }
+    }
+
+    /// The argv that starts the app with no URL or file: each word that is a URL or file code alone is left out, and
+    /// what ``argv(opening:name:icon:file:)`` does with the others.
+    package func argvStarting(name: String = "", icon: String? = nil, file: String = "") -> [String] {
+        let opening = words.filter { word in
+            guard case .codes(let pieces) = word, pieces.count == 1, case .code(let code) = pieces[0] else {
+                return true
+            }
+            return !"uUfF".contains(code)
+        }
+        return DesktopExec(words: opening).argv(opening: "", name: name, icon: icon, file: file)
     }
 
     /// The argv that opens `url`: `name`, `icon` and `file` are the entry's `Name`, `Icon` and file path.

@@ -30,6 +30,24 @@ package enum SessionBus {
         }
     }
 
+    /// Calls `org.freedesktop.Application.Activate(a{sv} platform_data)` on `appID`, which D-Bus starts when it is not
+    /// running (a `.service` file names it). Blocks until the app answers or `timeout` passes.
+    ///
+    /// - Throws: ``SystemError/busFailed(operation:errno:detail:)`` naming the bus error or the errno;
+    ///   ``SystemError/libsystemdMissing(reason:)``.
+    package static func activate(appID: String, timeout: Duration) throws(SystemError) {
+        try call(
+            destination: appID,
+            path: objectPath(for: appID),
+            interface: "org.freedesktop.Application",
+            member: "Activate",
+            timeout: timeout
+        ) { sd, message in
+            let result = sd.bus_message_open_container(message, array, "{sv}")
+            return result < 0 ? result : sd.bus_message_close_container(message)
+        }
+    }
+
     /// Shows a desktop notification: `org.freedesktop.Notifications.Notify(s app_name, u replaces_id, s app_icon,
     /// s summary, s body, as actions, a{sv} hints, i expire_timeout)`. The body is sent as given: escape markup first.
     ///
