@@ -195,7 +195,9 @@ import Testing
     }
 
     @Test func aLinkOpenedAgainWhileInFlightJoinsTheFirstRun() throws {
-        let world = try DaemonHarness(delay: 1)
+        // The first run stays in flight 3 s: time for the second `linkd open` to start and connect, also on a machine
+        // that runs two test suites at once.
+        let world = try DaemonHarness(delay: 3)
         let first = try world.start(["open", "myapp://note/9#code=\(Self.canary)"])
         // The first run's program has started (it records its argv before it sleeps): the link is in flight.
         #expect(world.waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: world.processInfoLog.path) })
