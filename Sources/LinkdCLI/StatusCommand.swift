@@ -19,7 +19,8 @@ struct StatusCommand: Command {
         Problems in the apps.d files are counted; 'linkd check' lists them. For web links: whether they come to
         linkd ('linkd register --web'), the browser that opens the others, and for each host an app's web section
         claims whether its association file lists the app (verified, from a file over a day old, not listed, or
-        not fetched and why).
+        not fetched and why). The apps subscribed on the session bus, and how each proved it is the app (its key,
+        or its Flatpak sandbox), when a daemon serves io.linkd.Linkd1 (status never starts one).
 
         EXIT STATUS:
           0 every scheme linkd or an app claims opens in linkd, and the daemon can be reached (it listens,
@@ -31,7 +32,7 @@ struct StatusCommand: Command {
         .flag(
             "--json",
             "Print one JSON object: schemes and the handler GIO resolves for each, the socket, the systemd "
-                + "units, the apps, the problems found, and web links (\"web\")."
+                + "units, the apps, the problems found, web links (\"web\") and the subscribed apps (\"subscribed\")."
         )
     ]
 
@@ -52,11 +53,14 @@ struct StatusCommand: Command {
             apps: ConfigLoader.installed(environment: environment, actions: .linkd).load().apps
         )
         let isHealthy = status.isHealthy && !web.isTakenBack
+        let subscribed = await SubscribedApps.gather()
         if json, case .object(let members) = status.json {
-            let all = members.map { $0.0 == "ok" ? ("ok", JSONValue.bool(isHealthy)) : $0 } + [("web", web.json)]
+            let all =
+                members.map { $0.0 == "ok" ? ("ok", JSONValue.bool(isHealthy)) : $0 } + [("web", web.json)]
+                + [("subscribed", subscribed.json)]
             console.write(JSONValue.object(all).serialized + "\n")
         } else {
-            for line in status.lines + web.lines { console.write(line + "\n") }
+            for line in status.lines + web.lines + [subscribed.line] { console.write(line + "\n") }
         }
         return isHealthy ? .success : .unmatched  // 1: not every link would reach linkd
     }

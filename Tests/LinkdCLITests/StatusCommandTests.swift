@@ -14,7 +14,8 @@ import Testing
             "desktop_file": \(desktopValue), "mimeapps_list": "\(world.config.path)/mimeapps.list", \
             "socket": {"path": "\(world.socketPath)", "state": "\(socket)"}, "units": null, \
             "apps": [{"app": "com.example.Notes", "links": 4}], "problems": [], \
-            "web": {"registered": false, "handler": null, "browser": null, "takenBack": false, "hosts": []}}
+            "web": {"registered": false, "handler": null, "browser": null, "takenBack": false, "hosts": []}, \
+            "subscribed": null}
 
             """
     }
@@ -26,6 +27,7 @@ import Testing
         let tail =
             "systemd: no user manager answers (linkd starts on demand)\napps: com.example.Notes (4 links)\n"
             + "web links: no browser is installed to open them\n"
+            + "subscribed apps: none (no daemon serves io.linkd.Linkd1 on the session bus)\n"
         #expect(
             try LinkdProcess.run(["status"], environment: environment)
                 == .init(

@@ -210,6 +210,23 @@ import Testing
         #expect(world.loggedSubscription(proof: "flatpak"))
     }
 
+    @Test func statusListsTheSubscribedAppsAndHowEachProvedItself() throws {
+        let world = try World()
+        defer { world.daemon.terminate() }
+        let bus = ["DBUS_SESSION_BUS_ADDRESS": world.bus.address]
+        #expect(try world.world.run(["status"], extra: bus).stdout.hasSuffix("\nsubscribed apps: none\n"))
+        let (app, output) = try world.startApp()
+        defer { app.terminate() }
+        #expect(world.lines(of: output, count: 1) == ["subscribed as com.example.Notes"])
+        let status = try world.world.run(["status"], extra: bus)
+        #expect(status.stdout.hasSuffix("\nsubscribed apps: com.example.Notes (key)\n"), "\(status)")
+        let json = try world.world.run(["status", "--json"], extra: bus)
+        #expect(
+            json.stdout.hasSuffix(#", "subscribed": [{"app": "com.example.Notes", "proof": "key"}]}"# + "\n"),
+            "\(json)"
+        )
+    }
+
     @Test func aSubscriberThatGoesAwayLeavesTheNextLinkToTheNextSubscriber() throws {
         let world = try World()
         defer { world.daemon.terminate() }
@@ -357,7 +374,8 @@ import Testing
         #expect(
             members == [
                 ".Answer method ss", ".AnswerQuestions method sas", ".Decline method s", ".RequestReset method ss",
-                ".Subscribe method ss", ".Unsubscribe method -", ".Link signal ssa{ss}s", ".Question signal ssss",
+                ".Subscribe method ss", ".Subscribers method -", ".Unsubscribe method -", ".Link signal ssa{ss}s",
+                ".Question signal ssss",
                 ".ResetDone signal s", ".ResetFailed signal ss", ".Session signal sssa{ss}",
             ],
             "\(busctl)"

@@ -18,6 +18,8 @@ extension AppInterface {
         case ("Unsubscribe", let arguments) where arguments.isEmpty:
             await unsubscribeAll(call.sender)
             call.reply(.success([]))
+        case ("Subscribers", let arguments) where arguments.isEmpty:
+            call.reply(.success([.dictionary(subscribers())]))
         case ("AnswerQuestions", let arguments) where arguments.map(\.signature) == ["s", "as"]:
             call.reply(answerQuestions(call, app: arguments[0].string ?? "", questions: arguments[1].strings ?? []))
         case ("Answer", let arguments) where arguments.map(\.signature) == ["s", "s"]:
@@ -27,7 +29,7 @@ extension AppInterface {
         case ("RequestReset", let arguments) where arguments.map(\.signature) == ["s", "s"]:
             call.reply(await requestReset(call, app: arguments[0].string ?? "", email: arguments[1].string ?? ""))
         case ("Subscribe", _), ("Unsubscribe", _), ("AnswerQuestions", _), ("Answer", _), ("Decline", _),
-            ("RequestReset", _):
+            ("RequestReset", _), ("Subscribers", _):
             call.reply(.failure(.invalidArguments("\(call.member) takes other arguments: see its introspection")))
         default:
             call.reply(.failure(BusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: call.member)))
@@ -72,7 +74,7 @@ extension AppInterface {
                 await service.forward.written(outgoing.entryID, context: context)
             }
         }
-        subscriptions.withLock { $0[sender, default: []].append(Subscription(app: app, id: id, sending: sending)) }
+        subscriptions.withLock { $0[sender, default: []].append(Subscription(app: app, proof: proof, id: id, sending: sending)) }
         service.appWindow.listen(app, connection: sender)
         call.reply(.success([]))
         answer.finish()
@@ -83,6 +85,13 @@ extension AppInterface {
         )
         // A caller that left before it was recorded is one whose departure was heard too early: let it go now.
         if await !isConnected(sender) { await unsubscribeAll(sender) }
+    }
+
+    /// The subscribed apps, each with how its subscribers proved they are it (`key`, `flatpak`, both comma-separated
+    /// when two did differently): what `linkd status` shows.
+    func subscribers() -> [String: String] {
+        let proofs = subscriptions.withLock { $0.values.flatMap { $0 } }.map { ($0.app, $0.proof.field) }
+        return Dictionary(grouping: proofs, by: \.0).mapValues { Set($0.map(\.1)).sorted().joined(separator: ", ") }
     }
 
     /// The connection `name` left, or asked to: each of its subscriptions ends, and what was not sent to it goes

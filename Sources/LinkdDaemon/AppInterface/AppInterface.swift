@@ -23,6 +23,7 @@ final class AppInterface: Sendable {
     /// One app a connection subscribed as: the `forward` subscriber it is, and the task that sends it its links.
     struct Subscription: Sendable {
         let app: String
+        let proof: AppProof
         let id: UInt64
         let sending: Task<Void, Never>
     }
