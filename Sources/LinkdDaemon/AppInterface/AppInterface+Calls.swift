@@ -74,7 +74,9 @@ extension AppInterface {
                 await service.forward.written(outgoing.entryID, context: context)
             }
         }
-        subscriptions.withLock { $0[sender, default: []].append(Subscription(app: app, proof: proof, id: id, sending: sending)) }
+        subscriptions.withLock {
+            $0[sender, default: []].append(Subscription(app: app, proof: proof, id: id, sending: sending))
+        }
         service.appWindow.listen(app, connection: sender)
         call.reply(.success([]))
         answer.finish()
