@@ -1,4 +1,3 @@
-import CSystemd
 import Glibc
 
 /// What tells that a file or folder changed since it was last looked at: its device and inode (another file put in
