@@ -1,6 +1,7 @@
 import LinkdConfig
 import LinkdFormats
 import LinkdRouting
+import LinkdSystem
 import LinkdWire
 
 /// How `linkd open` hands its links over: up to ``OpenCommand/window`` go to the daemon ahead of their answers,
@@ -121,7 +122,13 @@ extension OpenCommand {
             }
             let input = String(decoding: bytes, as: UTF8.self)
             let shown = resolver.map { RouteOutput.redacted(input, try? $0.resolve(LinkURL(parsing: bytes))) }
-            let request = WireProtocol.Request.open(url: input, interactive: asks.answer, canConfirm: asks.confirm)
+            // The click's focus goes with its first link alone: a token is used once.
+            let request = WireProtocol.Request.open(
+                url: input,
+                interactive: asks.answer,
+                canConfirm: asks.confirm,
+                focus: window.count == 1 ? WireProtocol.Focus.given(by: CurrentProcess.variable) : nil
+            )
             window.toSend.append(Sent(number: window.count, shownInput: shown, request: request))
         }
     }

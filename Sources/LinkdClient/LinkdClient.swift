@@ -39,9 +39,10 @@ public final class LinkdClient: Sendable {
     ///   - key: the app's key; by default the contents of `$XDG_RUNTIME_DIR/linkd/keys/APP`, or none in a Flatpak
     ///     sandbox.
     ///   - busAddress: the session bus to use; by default the user's.
-    ///   - answer: asks the person, in the app's own window, what a reset needs (the new password, a second factor's
-    ///     code), and returns the answer, or `nil` when they cancelled. Without it, linkd asks them itself (askpass,
-    ///     a terminal); it does too when the answer takes longer than its time (120 s).
+    ///   - answer: asks the person, in the app's own window, what a reset or a sign-in needs (the new password, a
+    ///     second factor's code, whether to keep a sign-in: `yes`), and returns the answer, or `nil` when they
+    ///     cancelled. Without it, linkd asks them itself (askpass, a terminal, a notification); it does too when the
+    ///     answer takes longer than its time (120 s).
     /// - Throws: ``LinkdClientError`` when there is no session bus, or linkd refuses the subscription (an app no
     ///   apps.d file names; a wrong key).
     public static func subscribe(
@@ -153,6 +154,34 @@ public final class LinkdClient: Sendable {
     ///   `io.linkd.Linkd1.Error.RateLimited` after 5 requests within 10 minutes.
     public func requestReset(email: String) async throws(LinkdClientError) {
         try await call("RequestReset", [.string(app), .string(email)])
+    }
+
+    /// Signs the app in with `provider` (`github`, `google`, … as the Supabase project names them), as
+    /// `linkd login --provider` does: returns the address of the provider's sign-in page, which the app opens in the
+    /// browser; the sign-in comes back through the app's `signin` link, and its session as ``LinkdEvent/session(_:)``
+    /// once the person confirms it (with `answer`, a ``LinkdQuestion/Kind/confirm`` question; without, linkd asks).
+    ///
+    /// - Throws: ``LinkdClientError``, as ``requestReset(email:)``.
+    public func signIn(provider: String) async throws(LinkdClientError) -> String {
+        let reply = await endpoint.call(
+            destination: Self.name,
+            path: Self.path,
+            interface: Self.name,
+            member: "SignIn",
+            arguments: [.string(app), .string(provider)]
+        )
+        switch reply {
+        case .success(let values): return values.first?.string ?? ""
+        case .failure(let error): throw LinkdClientError(name: error.name, message: error.message)
+        }
+    }
+
+    /// Asks the app's backend to email `email` a sign-in link (a magic link), as `linkd login --email` does; its
+    /// session comes as ``LinkdEvent/session(_:)``.
+    ///
+    /// - Throws: ``LinkdClientError``, as ``requestReset(email:)``.
+    public func signInWithEmail(_ email: String) async throws(LinkdClientError) {
+        try await call("SignInWithEmail", [.string(app), .string(email)])
     }
 
     /// A question linkd asked (`Question(id, question, prompt, rejection)`): the app's answer, or its refusal.

@@ -15,22 +15,24 @@ public enum LinkdEvent: Sendable, Equatable {
     init?(_ signal: BusSignal) {
         let arguments = signal.arguments
         switch (signal.member, arguments.map(\.signature)) {
-        case ("Link", ["s", "s", "a{ss}", "s"]):
+        case ("Link", ["s", "s", "a{ss}", "s", "a{ss}"]):
             self = .link(
                 LinkdLink(
                     id: arguments[0].string ?? "",
                     route: arguments[1].string ?? "",
                     fields: arguments[2].dictionary ?? [:],
-                    url: arguments[3].string ?? ""
+                    url: arguments[3].string ?? "",
+                    platformData: arguments[4].dictionary ?? [:]
                 )
             )
-        case ("Session", ["s", "s", "s", "a{ss}"]):
+        case ("Session", ["s", "s", "s", "a{ss}", "a{ss}"]):
             self = .session(
                 LinkdSession(
                     id: arguments[0].string ?? "",
                     route: arguments[1].string ?? "",
                     backend: arguments[2].string ?? "",
-                    values: arguments[3].dictionary ?? [:]
+                    values: arguments[3].dictionary ?? [:],
+                    platformData: arguments[4].dictionary ?? [:]
                 )
             )
         case ("ResetDone", ["s"]): self = .resetDone(account: arguments[0].string ?? "")
@@ -41,13 +43,16 @@ public enum LinkdEvent: Sendable, Equatable {
     }
 }
 
-/// What a reset asks the person, in the app's window.
+/// What a reset or a sign-in asks the person, in the app's window.
 public struct LinkdQuestion: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         /// The new password.
         case password
         /// A second factor's code (an authenticator app's, or one the backend sent).
         case code
+        /// Whether to keep a sign-in that came back from the browser or a mailed link ("Sign in to APP as EMAIL?"):
+        /// answer `yes` to keep it; anything else, or `nil`, refuses it and no session comes.
+        case confirm
     }
 
     public let kind: Kind
@@ -67,6 +72,13 @@ public struct LinkdLink: Sendable, Equatable {
     public let fields: [String: String]
     /// The whole link.
     public let url: String
+    /// The click's focus, as `org.freedesktop.Application` platform data: `activation-token` (Wayland) and
+    /// `desktop-startup-id` (X11), for the window that shows the link (GTK: `gtk_window_set_startup_id`); empty when
+    /// the click gave none.
+    public let platformData: [String: String]
+
+    /// The click's Wayland activation token, if any.
+    public var activationToken: String? { platformData["activation-token"] }
 }
 
 /// A signed-in session of the app.
@@ -80,6 +92,8 @@ public struct LinkdSession: Sendable, Equatable {
     /// Every value linkd sent: `access_token`, `refresh_token`, `expires_at`, `token_type`, `provider`, `user_id`,
     /// `user_email` (and `user_name` when the backend gave one).
     public let values: [String: String]
+    /// The click's focus, as for ``LinkdLink/platformData``.
+    public let platformData: [String: String]
 
     public var accessToken: String { values["access_token"] ?? "" }
     public var refreshToken: String { values["refresh_token"] ?? "" }

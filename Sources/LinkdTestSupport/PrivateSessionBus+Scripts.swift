@@ -192,7 +192,15 @@ extension PrivateSessionBus {
                 for f in files:
                     out.write(f.get_uri() + "\\n")
 
-        app = Gio.Application(application_id="\(appID)", flags=Gio.ApplicationFlags.HANDLES_OPEN)
+        class App(Gio.Application):
+            def do_before_emit(self, platform_data):
+                Gio.Application.do_before_emit(self, platform_data)
+                token = platform_data.lookup_value("activation-token", None)
+                if token is not None:
+                    with open("\(started)", "a") as out:
+                        out.write("activation-token " + token.get_string() + "\\n")
+
+        app = App(application_id="\(appID)", flags=Gio.ApplicationFlags.HANDLES_OPEN)
         app.connect("startup", on_startup)
         app.connect("open", on_open)
         app.connect("activate", lambda app: None)

@@ -10,8 +10,9 @@ package enum WireProtocol {
     package enum Request: Sendable, Equatable {
         /// `{"op": "open", "url": "…", "interactive": true}`, and `"confirm": true` when the client can ask the
         /// person to confirm a sign-in (``ConfirmQuestion``); `"web": true` for a clicked web link, which the daemon
-        /// answers with ``Failure/appUnavailable`` when its app cannot take it now, so that the browser opens it.
-        case open(url: String, interactive: Bool, canConfirm: Bool = false, web: Bool = false)
+        /// answers with ``Failure/appUnavailable`` when its app cannot take it now, so that the browser opens it;
+        /// `"focus"`: the click's ``Focus``, for what the link wakes.
+        case open(url: String, interactive: Bool, canConfirm: Bool = false, web: Bool = false, focus: Focus? = nil)
         /// `{"op": "subscribe", "app": "…"}`: the connection then receives the app's `forward` links, one JSON line
         /// each; with `"key": "…"`, the app's subscriber key, its forwarded sessions too.
         case subscribe(app: String, key: Secret? = nil)
@@ -38,7 +39,8 @@ package enum WireProtocol {
                     url: url,
                     interactive: object["interactive"]?.boolValue ?? false,
                     canConfirm: object["confirm"]?.boolValue ?? false,
-                    web: object["web"]?.boolValue ?? false
+                    web: object["web"]?.boolValue ?? false,
+                    focus: Focus(json: object["focus"])
                 )
             case "subscribe":
                 guard let app = object["app"]?.stringValue, !app.isEmpty else {
@@ -66,10 +68,11 @@ package enum WireProtocol {
         /// The request as a line, without its LF.
         package var line: String {
             switch self {
-            case .open(let url, let interactive, let canConfirm, let web):
+            case .open(let url, let interactive, let canConfirm, let web, let focus):
                 JSONValue.object(
                     [("op", .string("open")), ("url", .string(url)), ("interactive", .bool(interactive))]
                         + (canConfirm ? [("confirm", .bool(true))] : []) + (web ? [("web", .bool(true))] : [])
+                        + (focus.map { [("focus", $0.json)] } ?? [])
                 ).serialized
             case .awaitSignIn(let app, let canConfirm):
                 JSONValue.object(

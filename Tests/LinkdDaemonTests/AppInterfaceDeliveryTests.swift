@@ -14,7 +14,7 @@ import Testing
             arguments == [
                 .string("e1"), .string("notes://note/{id}"),
                 .dictionary(["id": "7", "expires_in": "3600", "flag": "true"]),
-                .string("notes://note/7?expires_in=3600"),
+                .string("notes://note/7?expires_in=3600"), .dictionary([:]),
             ]
         )
     }
@@ -30,7 +30,7 @@ import Testing
                 .dictionary([
                     "access_token": "AT", "refresh_token": "RT", "expires_at": "1700000000", "token_type": "bearer",
                     "provider": "email", "user_id": "u1", "user_email": "ada@example.com",
-                ]),
+                ]), .dictionary([:]),
             ]
         )
     }

@@ -51,7 +51,7 @@ import Testing
         let world = try LinkServiceTests.World(
             apps: #"{"app": "com.example.A", "links": "#
                 + #"[{"match": "myapp://share", "action": {"dbus": "com.example.A"}}]}"#,
-            dbus: DBusAction(opener: { _, _ in }, nameIsKnown: { $0 == "com.example.A" && known })
+            dbus: DBusAction(opener: { _, _, _ in }, nameIsKnown: { $0 == "com.example.A" && known })
         )
         #expect(await world.service.canTakeNow("myapp://share") == known)
     }

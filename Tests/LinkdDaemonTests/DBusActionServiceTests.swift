@@ -25,7 +25,7 @@ import Testing
         init(failing failure: SystemError? = nil) { self.failure = failure }
 
         var action: DBusAction {
-            DBusAction { uris, appID throws(SystemError) in
+            DBusAction { uris, appID, _ throws(SystemError) in
                 let spooled = self.spool.withLock { $0?.entries().entries.count ?? -1 }
                 self.calls.withLock { $0.append((uris, appID, spooled)) }
                 if let failure = self.failure { throw failure }

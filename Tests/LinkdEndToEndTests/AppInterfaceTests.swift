@@ -374,9 +374,9 @@ import Testing
         #expect(
             members == [
                 ".Answer method ss", ".AnswerQuestions method sas", ".Decline method s", ".RequestReset method ss",
-                ".Subscribe method ss", ".Subscribers method -", ".Unsubscribe method -", ".Link signal ssa{ss}s",
-                ".Question signal ssss",
-                ".ResetDone signal s", ".ResetFailed signal ss", ".Session signal sssa{ss}",
+                ".SignIn method ss", ".SignInWithEmail method ss", ".Subscribe method ss", ".Subscribers method -",
+                ".Unsubscribe method -", ".Link signal ssa{ss}sa{ss}", ".Question signal ssss", ".ResetDone signal s",
+                ".ResetFailed signal ss", ".Session signal sssa{ss}a{ss}",
             ],
             "\(busctl)"
         )

@@ -16,6 +16,14 @@ import Testing
             .open(url: "https://n.example/r", interactive: false, web: true),
             #"{"op": "open", "url": "https://n.example/r", "interactive": false, "web": true}"#
         ),
+        (
+            .open(
+                url: "myapp://x",
+                interactive: false,
+                focus: WireProtocol.Focus(activationToken: "t-1", startupID: "s_TIME1")
+            ),
+            #"{"op": "open", "url": "myapp://x", "interactive": false, "focus": {"activation_token": "t-1", "startup_id": "s_TIME1"}}"#
+        ),
         (.subscribe(app: "com.example.Notes"), #"{"op": "subscribe", "app": "com.example.Notes"}"#),
         (
             .subscribe(app: "com.example.Notes", key: Secret("ab12")),
@@ -27,6 +35,29 @@ import Testing
     func requestsReadBackAsWritten(_ request: WireProtocol.Request, _ line: String) throws {
         #expect(request.line == line)
         #expect(try WireProtocol.Request(line: Array(line.utf8)) == request)
+    }
+
+    /// A focus that is not printable text of at most 256 bytes is none: it would reach an environment and a window.
+    @Test(arguments: [
+        #"{"activation_token": "a b"}"#, #"{"activation_token": ""}"#, #"{"startup_id": 7}"#, #""t""#,
+        #"{"activation_token": "\#(String(repeating: "x", count: 257))"}"#, #"{"activation_token": "a\u0001b"}"#,
+    ])
+    func anUnprintableFocusIsNone(_ focus: String) throws {
+        let line = #"{"op": "open", "url": "u", "focus": "# + focus + "}"
+        #expect(try WireProtocol.Request(line: Array(line.utf8)) == .open(url: "u", interactive: false))
+    }
+
+    @Test func theFocusIsTheDesktopsGivenOne() {
+        #expect(WireProtocol.Focus.given { _ in nil } == nil)
+        #expect(WireProtocol.Focus.given { $0 == "XDG_ACTIVATION_TOKEN" ? "" : nil } == nil)
+        #expect(
+            WireProtocol.Focus.given { $0 == "DESKTOP_STARTUP_ID" ? "id_TIME2" : nil }?.environment == [
+                "DESKTOP_STARTUP_ID": "id_TIME2"
+            ]
+        )
+        #expect(
+            WireProtocol.Focus(activationToken: "t", startupID: nil).platformData == ["activation-token": "t"]
+        )
     }
 
     @Test func anOpenWithoutInteractiveIsNotInteractive() throws {

@@ -49,10 +49,10 @@ def app_key(app):
 
 def on_signal(connection, sender, path, interface, signal, parameters):
     if signal == "Link":
-        _id, route, fields, _url = parameters.unpack()
+        _id, route, fields, _url, _platform_data = parameters.unpack()
         say("link %s %s" % (route, " ".join("%s=%s" % item for item in sorted(fields.items()))))
     elif signal == "Session":
-        _id, _route, backend, session = parameters.unpack()
+        _id, _route, backend, session, _platform_data = parameters.unpack()
         say("signed in as %s (%s)" % (session.get("user_email", "?"), backend))
 
 

@@ -11,6 +11,8 @@ struct ClaimedLink: Sendable {
     /// The claiming link of the app's configuration.
     let claim: LinkConfig
     let route: RoutedLink
+    /// The click's focus, for what the link wakes: in memory only, so a replayed link has none.
+    var focus: WireProtocol.Focus? = nil
 
     /// The app's id.
     var appName: String { app.app }

@@ -40,7 +40,8 @@ struct ActionSet: Sendable {
                 pkceStore: $0.signInStore,
                 appleStore: $0.appleStore,
                 programs: $0.programs,
-                forward: $0.forward
+                forward: $0.forward,
+                appWindow: $0.appWindow
             )
         },
     ]

@@ -12,11 +12,12 @@ struct DBusAction: Action {
     static let timeout: Duration = .seconds(25)
 
     /// Calls `Open` with the links on the app id; a blocking call (see ``SessionBus/openURIs(_:appID:timeout:)``).
-    typealias Opener = @Sendable (_ uris: [String], _ appID: String) throws(SystemError) -> Void
+    typealias Opener =
+        @Sendable (_ uris: [String], _ appID: String, _ platformData: [String: String]) throws(SystemError) -> Void
 
     /// `Open` on the session bus of the daemon's environment.
-    static let sessionBus: Opener = { uris, appID throws(SystemError) in
-        try SessionBus.openURIs(uris, appID: appID, timeout: timeout)
+    static let sessionBus: Opener = { uris, appID, platformData throws(SystemError) in
+        try SessionBus.openURIs(uris, appID: appID, platformData: platformData, timeout: timeout)
     }
 
     /// Whether a name is known on the bus (owned, or activatable); a blocking call.
@@ -65,10 +66,11 @@ struct DBusAction: Action {
     /// Calls `Open` with the recorded link: the app has it, or the failure is reported.
     func run(_ appID: String, _ run: LinkRun) async -> Outcome {
         let (link, entry, url, opener) = (run.link, run.entry, run.entry.url, opener)
+        let platformData = link.focus?.platformData ?? [:]
         // sd_bus_call blocks: it runs on a thread of the blocking pool, never on the cooperative pool.
         let result = await BlockingCall.run { () -> SystemError? in
             do throws(SystemError) {
-                try opener([url], appID)
+                try opener([url], appID, platformData)
                 return nil
             } catch {
                 return error

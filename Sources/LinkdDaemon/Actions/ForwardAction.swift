@@ -12,6 +12,9 @@ actor ForwardAction: Action {
     struct Outgoing: Sendable {
         let entryID: String
         let line: String
+        /// The click's focus, as platform data (`activation-token`, `desktop-startup-id`); empty for a link that
+        /// came with none, or was replayed.
+        var platform: [String: String] = [:]
     }
 
     private struct Subscriber: Sendable {
@@ -53,6 +56,8 @@ actor ForwardAction: Action {
         var holdsDaemon = false
         /// What a session dropped unwritten still needs done (its sign-out); the daemon stays up until it is.
         var onExpiry: (@Sendable () async -> Void)? = nil
+        /// The click's focus: in memory only, handed out with the link once.
+        var focus: WireProtocol.Focus? = nil
     }
 
     /// What starts an app whose links say `"start": "desktop"` when no one is subscribed as it.
@@ -115,7 +120,7 @@ actor ForwardAction: Action {
             let note = "link \(entry.shortID) was refused: \(queueLimit) links are waiting for \(link.appName)"
             return .failed(.forwardQueueFull(app: link.appName, limit: queueLimit), note: .warning(note))
         }
-        let queuedLink = QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires)
+        let queuedLink = QueuedLink(entry: entry, line: Self.line(entry, link), expires: expires, focus: link.focus)
         if hand(queuedLink, to: link.appName) {
             return Outcome(
                 .accepted(route: link.route.id, app: link.appName, state: .delivered),
@@ -167,7 +172,7 @@ actor ForwardAction: Action {
         context.activity.hold()
         Task {
             defer { context.activity.release() }
-            switch await starter.start(app) {
+            switch await starter.start(app, focus: link.focus) {
             case .success(.underWay): break
             case .success(let start):
                 context.log.info("started \(app) for its links (\(start))", [("LINKD_APP", app)], event: .appStarted)
@@ -215,6 +220,7 @@ actor ForwardAction: Action {
         _ line: String,
         entry: Spool.Entry,
         app: String,
+        focus: WireProtocol.Focus? = nil,
         context: ActionContext,
         onExpiry: @escaping @Sendable () async -> Void
     ) -> WireProtocol.State {
@@ -224,7 +230,8 @@ actor ForwardAction: Action {
             line: line,
             expires: Date().timeIntervalSince1970 + timeToLive,
             holdsDaemon: true,
-            onExpiry: onExpiry
+            onExpiry: onExpiry,
+            focus: focus
         )
         if hand(link, to: app) { return .delivered }
         queued[app, default: []].append(link)
@@ -240,7 +247,9 @@ actor ForwardAction: Action {
             return false
         }
         handedOut[link.entry.id] = (subscriber.id, app, link)
-        subscriber.continuation.yield(Outgoing(entryID: link.entry.id, line: link.line))
+        subscriber.continuation.yield(
+            Outgoing(entryID: link.entry.id, line: link.line, platform: link.focus?.platformData ?? [:])
+        )
         return true
     }
 

@@ -10,6 +10,8 @@ extension SignInAction {
         case none
         /// By the `linkd login` that started the sign-in in the browser and waits for it, on its terminal.
         case login
+        /// In the app's own window (its subscriber answers `confirm`); where it does not answer in time, as without.
+        case appWindow
         /// On the terminal of `linkd open`.
         case terminal
         /// In a desktop notification with buttons (`linkd open` has no terminal, as when the mail client ran it).
@@ -17,19 +19,22 @@ extension SignInAction {
     }
 
     /// Who confirms a sign-in of `origin`: none when linkd started it with an emailed link; the `linkd login` that
-    /// waits for a sign-in started in the browser; else the person, on the terminal of `linkd open`, or in a
-    /// notification whose server shows buttons. A sign-in no one can confirm is refused before anything is sent.
+    /// waits for a sign-in started in the browser; else the person, in the app's window (which the app started the
+    /// sign-in from), on the terminal of `linkd open`, or in a notification whose server shows buttons. A sign-in no
+    /// one can confirm is refused before anything is sent.
     static func confirmation(
         for origin: SignInOrigin,
         _ link: ClaimedLink,
         client: (any LinkClient)?,
-        waiters: SignInWaiters
+        waiters: SignInWaiters,
+        window: AppWindow
     ) async -> Result<Confirmation, WireProtocol.Failure> {
         switch origin {
         case .emailedByLinkd: return .success(.none)
         case .browser: if await waiters.hasConfirmer(for: link.appName) { return .success(.login) }
         case .notStartedByLinkd: break
         }
+        if window.answers(link.appName, .confirm) { return .success(.appWindow) }
         if let client, await client.canConfirm { return .success(.terminal) }
         if await DesktopNotification.canAsk() { return .success(.notification) }
         let failure = WireProtocol.Failure(

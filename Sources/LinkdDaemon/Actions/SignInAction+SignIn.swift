@@ -109,6 +109,7 @@ extension SignInAction {
                 String(decoding: line, as: UTF8.self),
                 entry: entry,
                 app: link.appName,
+                focus: link.focus,
                 context: run.context,
                 onExpiry: Self.signOutUndelivered(session, app: link.appName, context: run.context)
             )

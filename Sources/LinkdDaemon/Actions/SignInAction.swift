@@ -29,6 +29,8 @@ struct SignInAction: Action {
     let programs: ProgramDelivery
     /// Hands the session to the app's subscriber (`"forward"`).
     let forward: ForwardAction
+    /// The apps' windows: a subscriber that answers `confirm` confirms its app's sign-ins.
+    let appWindow: AppWindow
     /// The `linkd login` commands waiting for their sign-in from the browser, which confirm it.
     let waiters = SignInWaiters()
 
@@ -86,7 +88,13 @@ struct SignInAction: Action {
         case .failure(let failure): return .failure(refuse(WireProtocol.Failure(failure), link, context))
         }
         let confirmation: Confirmation
-        switch await Self.confirmation(for: ready.origin, link, client: client, waiters: waiters) {
+        switch await Self.confirmation(
+            for: ready.origin,
+            link,
+            client: client,
+            waiters: waiters,
+            window: appWindow
+        ) {
         case .success(let who): confirmation = who
         case .failure(let failure): return .failure(refuse(failure, link, context))
         }
@@ -162,6 +170,17 @@ extension SignInAction {
         switch confirmation {
         case .none: return true
         case .login: return await waiters.confirm(app, prompt: "Signed in to \(app) as \(email) — keep?")
+        case .appWindow:
+            switch await appWindow.ask(app, .confirm, prompt: "Sign in to \(app) as \(email)?", rejection: nil) {
+            case .given(let answer): return answer.revealed() == "yes"
+            case .declined: return false
+            case .none: break
+            }
+            if let client, await client.canConfirm {
+                return await isConfirmed(.terminal, app: app, email: email, client: client)
+            }
+            guard await DesktopNotification.canAsk() else { return false }
+            return await isConfirmed(.notification, app: app, email: email, client: client)
         case .terminal: return await client?.confirm(prompt: "Sign in to \(app) as \(email)?") == true
         case .notification:
             return await DesktopNotification.ask(

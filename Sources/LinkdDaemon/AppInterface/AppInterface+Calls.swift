@@ -28,8 +28,12 @@ extension AppInterface {
             call.reply(reply(call, question: arguments[0].string ?? "", .declined))
         case ("RequestReset", let arguments) where arguments.map(\.signature) == ["s", "s"]:
             call.reply(await requestReset(call, app: arguments[0].string ?? "", email: arguments[1].string ?? ""))
+        case ("SignIn", let arguments) where arguments.map(\.signature) == ["s", "s"]:
+            call.reply(await signIn(call, app: arguments[0].string ?? "", provider: arguments[1].string ?? ""))
+        case ("SignInWithEmail", let arguments) where arguments.map(\.signature) == ["s", "s"]:
+            call.reply(await signInWithEmail(call, app: arguments[0].string ?? "", email: arguments[1].string ?? ""))
         case ("Subscribe", _), ("Unsubscribe", _), ("AnswerQuestions", _), ("Answer", _), ("Decline", _),
-            ("RequestReset", _), ("Subscribers", _):
+            ("RequestReset", _), ("Subscribers", _), ("SignIn", _), ("SignInWithEmail", _):
             call.reply(.failure(.invalidArguments("\(call.member) takes other arguments: see its introspection")))
         default:
             call.reply(.failure(BusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: call.member)))
@@ -64,7 +68,7 @@ extension AppInterface {
         let sending = Task { [self] in
             for await _ in answered {}
             for await outgoing in stream {
-                guard let (member, arguments) = Delivery.signal(for: outgoing.line),
+                guard let (member, arguments) = Delivery.signal(for: outgoing.line, platform: outgoing.platform),
                     await send(member, to: sender, arguments)
                 else {
                     // Not sent: the connection is gone, or the bus is; what it had not taken goes back to the queue.

@@ -51,30 +51,16 @@ extension AppInterface {
         guard let config = await service.resolver.apps.first(where: { $0.app == app }) else {
             return .failure(BusError(name: "io.linkd.Linkd1.Error.UnknownApp", message: "no apps.d file names \(app)"))
         }
-        guard takeRequest(for: app) else {
-            return .failure(
-                BusError(
-                    name: "io.linkd.Linkd1.Error.RateLimited",
-                    message: "\(app) asked for \(Self.requestLimit) emails within 10 minutes; wait before the next"
-                )
-            )
-        }
+        guard takeRequest(for: app) else { return .failure(rateLimited(app)) }
         let masked = JWTClaims.mask(email)
-        guard let store = service.resetVerifiers else {
-            return .failure(
-                BusError(name: "io.linkd.Linkd1.Error.NotPossible", message: "this daemon keeps no verifiers")
-            )
-        }
+        guard let store = service.resetVerifiers else { return .failure(notPossible("this daemon keeps no verifiers")) }
         do throws(ResetEmail.Refusal) {
             _ = try await ResetEmail.request(for: config, email: email, store: store)
         } catch {
             let failure: BusError
             switch error {
-            case .notPossible(let message):
-                failure = BusError(name: "io.linkd.Linkd1.Error.NotPossible", message: message)
-            case .failed(let reset):
-                let wire = WireProtocol.Failure(reset)
-                failure = BusError(name: "io.linkd.Linkd1.Error.\(wire.reason.rawValue)", message: wire.message)
+            case .notPossible(let message): failure = notPossible(message)
+            case .failed(let reset): failure = Self.busError(WireProtocol.Failure(reset))
             }
             service.log.warning(
                 "\(app) asked for a reset email for \(masked): \(failure.message)",
@@ -86,8 +72,9 @@ extension AppInterface {
         return .success([])
     }
 
-    /// Counts one more request of `app`; `false` when it already made ``requestLimit`` within ``requestWindow``.
-    private func takeRequest(for app: String) -> Bool {
+    /// Counts one more request of `app` (a reset email, a sign-in); `false` when it already made ``requestLimit``
+    /// within ``requestWindow``.
+    func takeRequest(for app: String) -> Bool {
         let now = ContinuousClock.now
         return requests.withLock { requests in
             let recent = (requests[app] ?? []).filter { now - $0 < Self.requestWindow }

@@ -2,14 +2,17 @@ import LinkdFormats
 import LinkdSession
 import LinkdSystem
 
-/// An app's own window, as a reset reaches it through the apps' interface: the questions its subscriber said it
-/// answers (the new password, a second factor's code) and the results its subscribers hear. Every signal goes to one
+/// An app's own window, as a reset or a sign-in reaches it through the apps' interface: the questions its subscriber
+/// said it answers (the new password, a second factor's code, whether to keep a sign-in) and the results its
+/// subscribers hear. Every signal goes to one
 /// connection alone; a question is answered only by the connection it was sent to.
 final class AppWindow: Sendable {
     /// A question an app's window may answer.
     enum Question: String, Sendable, CaseIterable {
         case password
         case code
+        /// Whether to keep a sign-in ("Sign in to APP as EMAIL?"): the answer `yes` keeps it, any other refuses it.
+        case confirm
     }
 
     /// What came of a question.
@@ -72,6 +75,11 @@ final class AppWindow: Sendable {
             return Array(mine.values)
         }
         for asked in dropped { asked.continuation.resume(returning: .none) }
+    }
+
+    /// Whether a window of `app` answers `question`.
+    func answers(_ app: String, _ question: Question) -> Bool {
+        state.withLock { state in state.answers[app]?.values.contains { $0.contains(question) } == true }
     }
 
     /// Asks `app`'s window `question` (`prompt`, and the backend's refusal of the last answer, if any), and waits for

@@ -75,11 +75,11 @@ actor ClientConnection {
         _ request: WireProtocol.Request,
         _ service: LinkService
     ) async throws(WireProtocol.Failure) -> WireProtocol.Response? {
-        if case .open(let url, let interactive, let canConfirm, let web) = request {
+        if case .open(let url, let interactive, let canConfirm, let web, let focus) = request {
             // Only a client that can answer a question is handed to the service. A clicked web link the app cannot
             // take now goes back, untouched, to open in the browser.
             self.canConfirm = canConfirm
-            return await service.open(url, client: interactive || canConfirm ? self : nil, web: web)
+            return await service.open(url, client: interactive || canConfirm ? self : nil, web: web, focus: focus)
         }
         for server in service.actions.requestServers {
             switch try await server.serve(request, from: self, service: service) {

@@ -30,6 +30,8 @@ actor LinkService {
     nonisolated var appWindow: AppWindow { actions.appWindow }
     /// Where a reset email's PKCE verifier is kept until its link comes back; `nil`: no PKCE reset.
     nonisolated let resetVerifiers: PKCEStore?
+    /// Where a sign-in's PKCE verifier is kept until its link comes back; `nil`: no PKCE sign-in.
+    nonisolated let signInVerifiers: PKCEStore?
 
     init(
         resolver: LinkResolver,
@@ -53,6 +55,7 @@ actor LinkService {
         self.associations = associations
         self.resolver = resolver
         resetVerifiers = pkceStore
+        signInVerifiers = signInStore
         context = ActionContext(
             spool: spool,
             log: log,
@@ -97,8 +100,14 @@ actor LinkService {
     /// A `web` link (clicked, decided the app's by `linkd open --web`) that its app cannot take now — no app claims it
     /// today, or its action cannot take it (``Action/canTakeNow(_:context:)``) — is answered `app_unavailable`, untouched,
     /// so that it opens in the browser; an emailed link of an app's backend, as clicked, is taken as any link (its reset
-    /// or sign-in runs). The link is parsed and resolved once for both.
-    func open(_ text: String, client: (any LinkClient)? = nil, web: Bool = false) async -> WireProtocol.Response {
+    /// or sign-in runs). The link is parsed and resolved once for both. `focus`, the click's, goes with the link to what
+    /// it wakes.
+    func open(
+        _ text: String,
+        client: (any LinkClient)? = nil,
+        web: Bool = false,
+        focus: WireProtocol.Focus? = nil
+    ) async -> WireProtocol.Response {
         let link: LinkURL
         let resolution: Resolution
         let checksNow: Bool
@@ -119,7 +128,7 @@ actor LinkService {
         guard let app = resolution.app, let claim = resolution.link else {
             preconditionFailure("a resolver without the built-in fallback always names the app")
         }
-        let claimed = ClaimedLink(url: link.href, app: app, claim: claim, route: resolution.route)
+        let claimed = ClaimedLink(url: link.href, app: app, claim: claim, route: resolution.route, focus: focus)
         guard let action = actions.byKeyword[claim.action.keyword] else {
             if checksNow { return .failed(.appUnavailable) }
             log.error("linkd has no '\(claim.action.keyword)' action", [("LINKD_APP", app.app)])

@@ -9,11 +9,17 @@ package enum SessionBus {
     }
 
     /// Calls `org.freedesktop.Application.Open(as uris, a{sv} platform_data)` on `appID`, which D-Bus activates when
-    /// it is not running (a `.service` file names it). Blocks until the app answers or `timeout` passes.
+    /// it is not running (a `.service` file names it), `platformData` string values (`activation-token`,
+    /// `desktop-startup-id`). Blocks until the app answers or `timeout` passes.
     ///
     /// - Throws: ``SystemError/busFailed(operation:errno:detail:)`` naming the bus error (e.g.
     ///   `org.freedesktop.DBus.Error.ServiceUnknown`) or the errno; ``SystemError/libsystemdMissing(reason:)``.
-    package static func openURIs(_ uris: [String], appID: String, timeout: Duration) throws(SystemError) {
+    package static func openURIs(
+        _ uris: [String],
+        appID: String,
+        platformData: [String: String] = [:],
+        timeout: Duration
+    ) throws(SystemError) {
         try call(
             destination: appID,
             path: objectPath(for: appID),
@@ -24,10 +30,23 @@ package enum SessionBus {
             var result = sd.bus_message_open_container(message, array, "s")
             for uri in uris where result >= 0 { result = append(sd, message, uri) }
             if result >= 0 { result = sd.bus_message_close_container(message) }
-            if result >= 0 { result = sd.bus_message_open_container(message, array, "{sv}") }
-            if result >= 0 { result = sd.bus_message_close_container(message) }
-            return result
+            return result < 0 ? result : appendPlatformData(platformData, sd, message)
         }
+    }
+
+    /// Appends `a{sv}` with `data`'s values as strings.
+    static func appendPlatformData(_ data: [String: String], _ sd: linkd_systemd_api, _ message: OpaquePointer) -> Int32
+    {
+        var result = sd.bus_message_open_container(message, array, "{sv}")
+        for (key, value) in data.sorted(by: { $0.key < $1.key }) where result >= 0 {
+            result = sd.bus_message_open_container(message, CChar(UInt8(ascii: "e")), "sv")
+            if result >= 0 { result = append(sd, message, key) }
+            if result >= 0 { result = sd.bus_message_open_container(message, CChar(UInt8(ascii: "v")), "s") }
+            if result >= 0 { result = append(sd, message, value) }
+            if result >= 0 { result = sd.bus_message_close_container(message) }
+            if result >= 0 { result = sd.bus_message_close_container(message) }
+        }
+        return result < 0 ? result : sd.bus_message_close_container(message)
     }
 
     /// Calls `org.freedesktop.Application.Activate(a{sv} platform_data)` on `appID`, which D-Bus starts when it is not
@@ -35,17 +54,18 @@ package enum SessionBus {
     ///
     /// - Throws: ``SystemError/busFailed(operation:errno:detail:)`` naming the bus error or the errno;
     ///   ``SystemError/libsystemdMissing(reason:)``.
-    package static func activate(appID: String, timeout: Duration) throws(SystemError) {
+    package static func activate(
+        appID: String,
+        platformData: [String: String] = [:],
+        timeout: Duration
+    ) throws(SystemError) {
         try call(
             destination: appID,
             path: objectPath(for: appID),
             interface: "org.freedesktop.Application",
             member: "Activate",
             timeout: timeout
-        ) { sd, message in
-            let result = sd.bus_message_open_container(message, array, "{sv}")
-            return result < 0 ? result : sd.bus_message_close_container(message)
-        }
+        ) { sd, message in appendPlatformData(platformData, sd, message) }
     }
 
     /// Shows a desktop notification: `org.freedesktop.Notifications.Notify(s app_name, u replaces_id, s app_icon,

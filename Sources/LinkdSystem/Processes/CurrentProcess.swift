@@ -14,6 +14,12 @@ package enum CurrentProcess {
         }
     }
 
+    /// The value of the environment variable `name` (`getenv(3)`), when it is set and UTF-8; nothing else is read.
+    package static func variable(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(validatingCString: value)
+    }
+
     /// The environment, read from `environ` as it is (a variable without `=`, or not UTF-8, is left out; a name given
     /// twice keeps its first value, as `getenv(3)` reads it). Unlike `ProcessInfo`'s, it costs no start-up of
     /// Foundation's process information: a click that only passes a web link on reads it.

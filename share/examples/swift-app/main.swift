@@ -38,7 +38,9 @@ do {
         switch event {
         case .link(let link):
             let fields = link.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            say("link \(link.route) \(fields.joined(separator: " "))")
+            // A real app passes the click's activation token to the window it shows (GTK: gtk_window_set_startup_id).
+            let focus = link.activationToken.map { " (activation token \($0))" } ?? ""
+            say("link \(link.route) \(fields.joined(separator: " "))\(focus)")
         case .session(let session):
             say("signed in as \(session.userEmail ?? "?") (\(session.backend))")
         case .resetDone(let account):

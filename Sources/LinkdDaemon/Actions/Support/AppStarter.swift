@@ -2,6 +2,7 @@ import FoundationEssentials
 import LinkdConfig
 import LinkdDesktop
 import LinkdSystem
+import LinkdWire
 
 /// Starts an app no one is subscribed as, for its `forward` links with `"start": "desktop"`, from its desktop entry
 /// `<app>.desktop`: `org.freedesktop.Application.Activate` when the entry is `DBusActivatable` (D-Bus starts the
@@ -42,7 +43,7 @@ final class AppStarter: Sendable {
     /// Starts `app` (an apps.d app id, its desktop entry's name), unless a start of it is under way.
     ///
     /// - Returns: how it was started, or why it could not be.
-    func start(_ app: String) async -> Result<Start, StartFailure> {
+    func start(_ app: String, focus: WireProtocol.Focus? = nil) async -> Result<Start, StartFailure> {
         let now = ContinuousClock.now
         let underWay = starts.withLock { starts in
             if let last = starts[app], now - last < Self.window { return true }
@@ -50,7 +51,7 @@ final class AppStarter: Sendable {
             return false
         }
         if underWay { return .success(.underWay) }
-        let result = await launch(app)
+        let result = await launch(app, focus: focus)
         if case .failure = result { starts.withLock { _ = $0.removeValue(forKey: app) } }
         return result
     }
@@ -60,14 +61,14 @@ final class AppStarter: Sendable {
         starts.withLock { _ = $0.removeValue(forKey: app) }
     }
 
-    private func launch(_ app: String) async -> Result<Start, StartFailure> {
+    private func launch(_ app: String, focus: WireProtocol.Focus?) async -> Result<Start, StartFailure> {
         guard let (path, entry) = DesktopEntryFile.find(app + ".desktop", environment: environment) else {
             return .failure(StartFailure("no desktop entry \(app).desktop in the applications folders"))
         }
         if entry.flag("DBusActivatable") {
             let activated = await BlockingCall.run { () -> SystemError? in
                 do throws(SystemError) {
-                    try SessionBus.activate(appID: app, timeout: .seconds(25))
+                    try SessionBus.activate(appID: app, platformData: focus?.platformData ?? [:], timeout: .seconds(25))
                     return nil
                 } catch {
                     return error
@@ -87,17 +88,18 @@ final class AppStarter: Sendable {
         } catch {
             return .failure(StartFailure("\(path): \(error)"))
         }
-        return await run(argv, app: app).mapError { StartFailure("\(path): \($0)") }
+        return await run(argv, app: app, focus: focus).mapError { StartFailure("\(path): \($0)") }
     }
 
     /// Runs `argv` with standard streams on /dev/null: in a transient unit when the service manager answers.
-    private func run(_ argv: [String], app: String) async -> Result<Start, SystemError> {
+    private func run(_ argv: [String], app: String, focus: WireProtocol.Focus?) async -> Result<Start, SystemError> {
+        // As a program of an exec link gets it: the daemon's own variables left out, the click's focus in.
+        let environment = ProgramDelivery.environment(linkID: nil, focus: focus)
         do throws(SystemError) {
             let null = try FileSystem.openForReading("/dev/null")
             defer { null.close() }
             if await launcher.usesUnits() {
                 let name = TransientUnit.name(forApp: app)
-                let environment = environment
                 let started = await BlockingCall.run { () -> Result<TransientUnit, SystemError> in
                     Result { () throws(SystemError) in
                         try TransientUnit.start(

@@ -36,7 +36,11 @@ struct ProgramDelivery: Sendable {
         } catch {
             return Self.notRun(.programNotTrusted, "is not trusted: \(error)", arguments[0], run)
         }
-        var subprocess = Subprocess(arguments, environment: Self.environment(linkID: entry.id), directory: "/")
+        var subprocess = Subprocess(
+            arguments,
+            environment: Self.environment(linkID: entry.id, focus: link.focus),
+            directory: "/"
+        )
         subprocess.output = .pipe
         subprocess.errorOutput = .sameAsOutput
         do {
@@ -90,8 +94,9 @@ struct ProgramDelivery: Sendable {
     }
 
     /// The daemon's environment (what ``DaemonEnvironment`` keeps) without what belongs to the daemon alone, with
-    /// the fixed program search path (never that of whichever client started the daemon), plus `LINKD_LINK_ID`.
-    static func environment(linkID: String) -> [String: String] {
+    /// the fixed program search path (never that of whichever client started the daemon), plus `LINKD_LINK_ID` and the
+    /// click's focus (`XDG_ACTIVATION_TOKEN`, `DESKTOP_STARTUP_ID`), when it came with one.
+    static func environment(linkID: String?, focus: WireProtocol.Focus? = nil) -> [String: String] {
         var environment = DaemonEnvironment.filtered(ProcessInfo.processInfo.environment)
         for key in [
             "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES", "NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC",
@@ -100,6 +105,7 @@ struct ProgramDelivery: Sendable {
             environment.removeValue(forKey: key)
         }
         environment["LINKD_LINK_ID"] = linkID
+        environment.merge(focus?.environment ?? [:]) { $1 }
         return environment
     }
 }
