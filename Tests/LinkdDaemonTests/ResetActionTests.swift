@@ -145,7 +145,7 @@ extension ResetActionTests {
             // Until the second click waits for this run's answer — or has its own answer already, which the
             // expectations below catch. No deadline: on a machine busy with two test runs the second click's task
             // can wait over a minute to be scheduled, and answering before it joins fails the test for nothing.
-            while await service.context.flights.waiting(for: key) == 0, !secondEnded.withLock({ $0 }) {
+            while service.context.flights.waiting(for: key) == 0, !secondEnded.withLock({ $0 }) {
                 try? await Task.sleep(for: .milliseconds(10))
             }
         }

@@ -96,7 +96,7 @@ extension LinkService {
         let (slots, flights) = (slots, context.flights)
         return LinkRun(link: link, entry: entry, client: client, context: context) {
             if admission.takesProgramSlot { slots.give() }
-            if joined { await flights.end(link.flightKey) }
+            if joined { flights.end(link.flightKey) }
         }
     }
 
@@ -125,7 +125,7 @@ extension LinkService {
         }
         if admission.takesProgramSlot, watch == nil { slots.give() }
         if joined {
-            await context.flights.finish(run.link.flightKey, with: outcome.response, keepingItOpen: watch != nil)
+            context.flights.finish(run.link.flightKey, with: outcome.response, keepingItOpen: watch != nil)
         }
         watch?()
         await outcome.afterwards?()
@@ -152,7 +152,7 @@ extension LinkService {
             [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id), ("LINKD_REASON", failure.reason.rawValue)],
             event: .refused
         )
-        if joined { await context.flights.finish(link.flightKey, with: .failed(failure)) }
+        if joined { context.flights.finish(link.flightKey, with: .failed(failure)) }
         return .failed(failure)
     }
 }
