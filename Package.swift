@@ -110,7 +110,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "linkd-bench",
-            dependencies: ["LinkdRouting", "LinkdSystem"],
+            dependencies: ["LinkdRouting", "LinkdSystem", "LinkdClient"],
             // The real links of the format tests (backends' own tests and documentation), one per line.
             resources: [.embedInCode("Links/real-links.txt")],
             swiftSettings: upcomingFeatures

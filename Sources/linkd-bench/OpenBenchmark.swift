@@ -13,6 +13,7 @@ import LinkdSystem
 /// - `linkd_binary_bytes`: linkd stripped, as the package installs it.
 /// - `cold_click_ms`, `warm_click_under_systemd_ms`: ``ColdClickBenchmark``.
 /// - `web_passthrough_ms`, `ratio_web_passthrough_vs_minimal`: ``WebPassthroughBenchmark``.
+/// - `subscribed_click_ms`, `ratio_subscribed_vs_warm_open`, `forward_cold_start_ms`: ``SubscribedClickBenchmark``.
 /// - `runtime_folder_fs`: what `XDG_RUNTIME_DIR` (the socket and the spool) is on: `tmpfs`, as on a desktop, where
 ///   logind mounts one at `/run/user/UID` — the spool's `fsync` is free there, and costs a disk write elsewhere.
 enum OpenBenchmark {
@@ -70,6 +71,7 @@ enum OpenBenchmark {
         environment["XDG_RUNTIME_DIR"] = runtime.url.path
         environment["XDG_CONFIG_HOME"] = root.path + "/config"
         environment["XDG_STATE_HOME"] = root.path + "/state"
+        environment["XDG_DATA_HOME"] = root.path + "/data"
         return World(root: root, runtime: runtime, environment: environment)
     }
 
@@ -160,13 +162,30 @@ enum OpenBenchmark {
         ]
     }
 
-    static func run() throws {
+    static func run() async throws {
         let world = try makeWorld()
         defer {
             try? FileManager.default.removeItem(at: world.root)
             world.runtime.remove()
         }
-        let daemon = try Subprocess([linkdPath, "daemon", "--idle-exit", "120"], environment: world.environment).spawn()
+        // A session bus of its own, which the daemon serves the apps' interface on.
+        let (busAddress, bus) = try SubscribedClickBenchmark.startBus(world.root)
+        defer {
+            bus.send(SIGTERM)
+            _ = bus.waitForExit()
+            bus.closeDescriptors()
+        }
+        let exampleApp = URL(fileURLWithPath: linkdPath).deletingLastPathComponent().appendingPathComponent(
+            "linkd-example-app"
+        ).path
+        let startedOutput = world.root.appendingPathComponent("started-app.out")
+        try SubscribedClickBenchmark.prepare(world, exampleApp: exampleApp, output: startedOutput)
+        // The daemon alone is on the bus: a `linkd open` with a session bus and no terminal also shows the outcome as
+        // a desktop notification, which is the desktop's cost, not the click's way to the app.
+        let daemon = try Subprocess(
+            [linkdPath, "daemon", "--idle-exit", "120"],
+            environment: world.environment.merging(["DBUS_SESSION_BUS_ADDRESS": busAddress]) { $1 }
+        ).spawn()
         let daemonPID = daemon.pid
         defer {
             daemon.send(SIGTERM)
@@ -191,15 +210,29 @@ enum OpenBenchmark {
         results.append(("linkd_binary_bytes", String(strippedSize(of: linkdPath))))
         results.append(("runtime_folder_fs", world.runtime.isTmpfs ? "tmpfs" : "disk"))
         results += try WebPassthroughBenchmark.run(linkd: linkdPath, client: clientPath, world: world)
+        results += try await SubscribedClickBenchmark.subscribed(linkd: linkdPath, world: world, bus: busAddress)
+        results += try await SubscribedClickBenchmark.coldStart(
+            linkd: linkdPath,
+            world: world,
+            exampleApp: exampleApp,
+            output: startedOutput,
+            bus: busAddress
+        )
+        results += try coldClick()
+        for (name, value) in results { print("\(name): \(value)") }
+    }
+
+    /// The click that starts the daemon under a `systemd --user`, and one that finds it running; none (and a line
+    /// saying why) where this machine cannot run that manager.
+    private static func coldClick() throws -> [(String, String)] {
         if let reason = ColdClickBenchmark.unavailableReason {
             print("cold_click: skipped (\(reason))")
-        } else {
-            let click = try ColdClickBenchmark.run(linkd: linkdPath, rounds: 31)
-            results += [
-                ("cold_click_ms", String(format: "%.2f", click.cold)),
-                ("warm_click_under_systemd_ms", String(format: "%.2f", click.warm)),
-            ]
+            return []
         }
-        for (name, value) in results { print("\(name): \(value)") }
+        let click = try ColdClickBenchmark.run(linkd: linkdPath, rounds: 31)
+        return [
+            ("cold_click_ms", String(format: "%.2f", click.cold)),
+            ("warm_click_under_systemd_ms", String(format: "%.2f", click.warm)),
+        ]
     }
 }

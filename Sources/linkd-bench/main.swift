@@ -12,7 +12,7 @@ case "route-sets-profile":
     RouteBenchmark.profileSets(kind: arguments.dropFirst().first)
 case "open":
     do {
-        try OpenBenchmark.run()
+        try await OpenBenchmark.run()
     } catch {
         FileHandle.standardError.write(Data("linkd-bench open: \(error)\n".utf8))
         exit(1)
