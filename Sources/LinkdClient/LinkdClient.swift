@@ -14,7 +14,9 @@ import LinkdSystem
 ///
 /// linkd speaks to it on the session bus (`io.linkd.Linkd1`), which starts linkd when it is not running. A host app
 /// proves it is the app with the key linkd keeps for it (`$XDG_RUNTIME_DIR/linkd/keys/APP`, read here); a Flatpak
-/// app is the app its sandbox says, and needs no key. When linkd restarts, the client subscribes again by itself.
+/// app is the app its sandbox says, and needs no key. When linkd restarts, the client subscribes again by itself. Each
+/// link and session is the app's once it is in ``events`` (the client sends linkd its receipt): one this process did
+/// not get before it ended goes to the app's next subscriber.
 public final class LinkdClient: Sendable {
     /// The app this client subscribed as.
     public let app: String
@@ -91,7 +93,12 @@ public final class LinkdClient: Sendable {
                 "type='signal',sender='\(Self.name)',path='\(Self.path)',interface='\(Self.name)'"
             ) { [weak self] signal in
                 guard let self, signal.sender == linkd.withLock({ $0 }) else { return }
-                if let event = LinkdEvent(signal) { continuation.yield(event) }
+                if let event = LinkdEvent(signal) {
+                    continuation.yield(event)
+                    // In this process's hands now: linkd may let it go (until then, it is sent again should this
+                    // process end first).
+                    if let id = event.deliveryID { Task { try? await self.call("Received", [.string(id)]) } }
+                }
                 if signal.member == "Question" { Task { await self.respond(to: signal.arguments) } }
             }
             // A linkd that starts again (a restart, a crash) takes the name again: subscribe to it once more.
@@ -136,7 +143,7 @@ public final class LinkdClient: Sendable {
             destination: Self.name,
             path: Self.path,
             interface: Self.name,
-            member: "Subscribe",
+            member: "SubscribeWithReceipts",
             arguments: [.string(app), .string(key)]
         )
         if case .failure(let error) = reply { throw LinkdClientError(name: error.name, message: error.message) }

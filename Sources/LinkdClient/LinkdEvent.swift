@@ -102,3 +102,14 @@ public struct LinkdSession: Sendable, Equatable {
     public var userID: String? { values["user_id"] }
     public var userEmail: String? { values["user_email"] }
 }
+
+extension LinkdEvent {
+    /// The id of a link or session, which linkd waits to hear was received; `nil` for the other events.
+    var deliveryID: String? {
+        switch self {
+        case .link(let link): link.id
+        case .session(let session): session.id
+        default: nil
+        }
+    }
+}

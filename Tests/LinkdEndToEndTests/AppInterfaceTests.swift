@@ -245,6 +245,54 @@ import Testing
         #expect(world.lines(of: secondOutput, count: 2).last == "link notes://note/{id} id=3")
     }
 
+    /// A subscriber with receipts that leaves before it said `Received` (it crashed) leaves the link to the app's next
+    /// subscriber; one that said it (the example app, through `LinkdClient`) is not sent it again.
+    @Test func aLinkNotReceivedGoesToTheNextSubscriberAndAReceivedOneDoesNot() async throws {
+        let world = try World()
+        defer { world.daemon.terminate() }
+        let key = try String(contentsOfFile: world.world.runtime.path + "/linkd/keys/" + Self.app, encoding: .utf8)
+        let crashing = try BusEndpoint(address: world.bus.address)
+        let heard = Lock<[String]>([])
+        try await crashing.watch("type='signal',interface='io.linkd.Linkd1',member='Link'") { signal in
+            heard.withLock { $0.append(signal.arguments.first?.string ?? "") }
+        }
+        let subscribed = await crashing.call(
+            destination: "io.linkd.Linkd1",
+            path: "/io/linkd/Linkd1",
+            interface: "io.linkd.Linkd1",
+            member: "SubscribeWithReceipts",
+            arguments: [.string(Self.app), .string(key.trimmingCharacters(in: .newlines))]
+        )
+        #expect(throws: Never.self) { try subscribed.get() }
+        #expect(try world.open("notes://note/5").status == 0)
+        #expect(world.world.waitUntil(.seconds(10)) { heard.withLock { $0.count } == 1 })
+        let unknown = await crashing.call(
+            destination: "io.linkd.Linkd1",
+            path: "/io/linkd/Linkd1",
+            interface: "io.linkd.Linkd1",
+            member: "Received",
+            arguments: [.string("not-a-link-of-mine")]
+        )
+        guard case .failure(let refusal) = unknown else {
+            Issue.record("a receipt of a link never sent was taken")
+            return
+        }
+        #expect(refusal.name == "io.linkd.Linkd1.Error.NoSuchLink")
+        crashing.close()
+        let (second, secondOutput) = try world.startApp()
+        #expect(
+            world.lines(of: secondOutput, count: 2) == [
+                "subscribed as com.example.Notes", "link notes://note/{id} id=5",
+            ]
+        )
+        #expect(world.world.waitForEvent(.taken, within: .seconds(10)), "\(world.world.daemonLog())")
+        second.terminate()
+        second.waitUntilExit()
+        let (third, thirdOutput) = try world.startApp()
+        defer { third.terminate() }
+        #expect(world.lines(of: thirdOutput, count: 2, timeout: .seconds(1)) == ["subscribed as com.example.Notes"])
+    }
+
     /// Any peer can address a signal to any connection: a forged `Link` sent to every connection reaches no app, and a
     /// forged `NameOwnerChanged` sent to linkd ends no subscription.
     @Test func forgedSignalsAreIgnoredOnBothSides() async throws {
@@ -373,9 +421,10 @@ import Testing
         }
         #expect(
             members == [
-                ".Answer method ss", ".AnswerQuestions method sas", ".Decline method s", ".RequestReset method ss",
-                ".SignIn method ss", ".SignInWithEmail method ss", ".Subscribe method ss", ".Subscribers method -",
-                ".Unsubscribe method -", ".Link signal ssa{ss}sa{ss}", ".Question signal ssss", ".ResetDone signal s",
+                ".Answer method ss", ".AnswerQuestions method sas", ".Decline method s", ".Received method s",
+                ".RequestReset method ss", ".SignIn method ss", ".SignInWithEmail method ss", ".Subscribe method ss",
+                ".SubscribeWithReceipts method ss", ".Subscribers method -", ".Unsubscribe method -",
+                ".Link signal ssa{ss}sa{ss}", ".Question signal ssss", ".ResetDone signal s",
                 ".ResetFailed signal ss", ".Session signal sssa{ss}a{ss}",
             ],
             "\(busctl)"

@@ -289,6 +289,14 @@ actor ForwardAction: Action {
         if handed.link.holdsDaemon { context.activity.release() }
     }
 
+    /// A subscriber that sends receipts has `entryID`: it leaves the spool, delivered once. `false` when it was not
+    /// handed to one of `subscribers`, or is received already.
+    func received(_ entryID: String, bySubscriberIn subscribers: [UInt64], context: ActionContext) -> Bool {
+        guard let handed = handedOut[entryID], subscribers.contains(handed.subscriber) else { return false }
+        written(entryID, context: context)
+        return true
+    }
+
     /// The subscriber is gone: links handed to it but not written go back to the front of the queue.
     func unsubscribe(_ app: String, id: UInt64, context: ActionContext) {
         context.log.info("\(app)'s subscriber went away", [("LINKD_APP", app)])

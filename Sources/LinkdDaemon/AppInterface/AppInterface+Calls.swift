@@ -14,7 +14,11 @@ extension AppInterface {
         }
         switch (call.member, call.arguments) {
         case ("Subscribe", let arguments) where arguments.map(\.signature) == ["s", "s"]:
-            await subscribe(call, app: arguments[0].string ?? "", key: arguments[1].string ?? "")
+            await subscribe(call, app: arguments[0].string ?? "", key: arguments[1].string ?? "", receipts: false)
+        case ("SubscribeWithReceipts", let arguments) where arguments.map(\.signature) == ["s", "s"]:
+            await subscribe(call, app: arguments[0].string ?? "", key: arguments[1].string ?? "", receipts: true)
+        case ("Received", let arguments) where arguments.map(\.signature) == ["s"]:
+            call.reply(await received(call, id: arguments[0].string ?? ""))
         case ("Unsubscribe", let arguments) where arguments.isEmpty:
             await unsubscribeAll(call.sender)
             call.reply(.success([]))
@@ -32,8 +36,9 @@ extension AppInterface {
             call.reply(await signIn(call, app: arguments[0].string ?? "", provider: arguments[1].string ?? ""))
         case ("SignInWithEmail", let arguments) where arguments.map(\.signature) == ["s", "s"]:
             call.reply(await signInWithEmail(call, app: arguments[0].string ?? "", email: arguments[1].string ?? ""))
-        case ("Subscribe", _), ("Unsubscribe", _), ("AnswerQuestions", _), ("Answer", _), ("Decline", _),
-            ("RequestReset", _), ("Subscribers", _), ("SignIn", _), ("SignInWithEmail", _):
+        case ("Subscribe", _), ("SubscribeWithReceipts", _), ("Received", _), ("Unsubscribe", _),
+            ("AnswerQuestions", _), ("Answer", _), ("Decline", _), ("RequestReset", _), ("Subscribers", _),
+            ("SignIn", _), ("SignInWithEmail", _):
             call.reply(.failure(.invalidArguments("\(call.member) takes other arguments: see its introspection")))
         default:
             call.reply(.failure(BusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: call.member)))
@@ -41,8 +46,9 @@ extension AppInterface {
     }
 
     /// Makes the caller `app`'s subscriber once it has proved it is `app`, and answers it; a second Subscribe of the
-    /// same connection as the same app changes nothing.
-    private func subscribe(_ call: BusCall, app: String, key: String) async {
+    /// same connection as the same app changes nothing. With `receipts`, a link or session sent stays the app's until
+    /// the connection says `Received`: one it did not, when it leaves, goes to the app's next subscriber.
+    private func subscribe(_ call: BusCall, app: String, key: String, receipts: Bool) async {
         let proof: AppProof
         switch await AppProof.of(call, app: app, key: key, service: service) {
         case .success(let proven): proof = proven
@@ -75,11 +81,13 @@ extension AppInterface {
                     Task { await self.unsubscribeAll(sender) }
                     return
                 }
-                await service.forward.written(outgoing.entryID, context: context)
+                if !receipts { await service.forward.written(outgoing.entryID, context: context) }
             }
         }
         subscriptions.withLock {
-            $0[sender, default: []].append(Subscription(app: app, proof: proof, id: id, sending: sending))
+            $0[sender, default: []].append(
+                Subscription(app: app, proof: proof, id: id, receipts: receipts, sending: sending)
+            )
         }
         service.appWindow.listen(app, connection: sender)
         call.reply(.success([]))
@@ -91,6 +99,20 @@ extension AppInterface {
         )
         // A caller that left before it was recorded is one whose departure was heard too early: let it go now.
         if await !isConnected(sender) { await unsubscribeAll(sender) }
+    }
+
+    /// `Received(id)`: the caller, subscribed with receipts, has link or session `id`; it leaves the spool, delivered.
+    private func received(_ call: BusCall, id: String) async -> Result<[BusValue], BusError> {
+        let mine = subscriptions.withLock { $0[call.sender] ?? [] }.filter(\.receipts).map(\.id)
+        guard await service.forward.received(id, bySubscriberIn: mine, context: service.context) else {
+            return .failure(
+                BusError(
+                    name: "io.linkd.Linkd1.Error.NoSuchLink",
+                    message: "no link \(DisplayText.sanitize(id)) waits for this connection's receipt"
+                )
+            )
+        }
+        return .success([])
     }
 
     /// The subscribed apps, each with how its subscribers proved they are it (`key`, `flatpak`, both comma-separated

@@ -25,6 +25,8 @@ final class AppInterface: Sendable {
         let app: String
         let proof: AppProof
         let id: UInt64
+        /// Whether what it is sent stays the app's until it says `Received`.
+        let receipts: Bool
         let sending: Task<Void, Never>
     }
 
