@@ -20,36 +20,46 @@ func say(_ line: String) {
     return readLine()
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard let app = arguments.first else {
-    say("usage: linkd-example-app APP [--answer] [--reset EMAIL]")
-    exit(64)
-}
-let resetEmail = arguments.firstIndex(of: "--reset").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-do {
-    let answer = arguments.contains("--answer") ? askInTheAppsWindow : nil
-    let linkd = try await LinkdClient.subscribe(app: app, answer: answer)
-    say("subscribed as \(linkd.app)")
-    if let resetEmail {
-        try await linkd.requestReset(email: resetEmail)
-        say("reset email requested")
+/// The app: subscribes as APP, prints what linkd sends until linkd or the bus goes away; its exit status.
+func run(_ arguments: [String]) async -> Int32 {
+    guard let app = arguments.first else {
+        say("usage: linkd-example-app APP [--answer] [--reset EMAIL]")
+        return 64
     }
-    for await event in linkd.events {
-        switch event {
-        case .link(let link):
-            let fields = link.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            // A real app passes the click's activation token to the window it shows (GTK: gtk_window_set_startup_id).
-            let focus = link.activationToken.map { " (activation token \($0))" } ?? ""
-            say("link \(link.route) \(fields.joined(separator: " "))\(focus)")
-        case .session(let session):
-            say("signed in as \(session.userEmail ?? "?") (\(session.backend))")
-        case .resetDone(let account):
-            say("password changed for \(account)")
-        case .resetFailed(let reason, let message):
-            say("password not changed: \(reason): \(message)")
+    let resetEmail = arguments.firstIndex(of: "--reset").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    do {
+        let answer = arguments.contains("--answer") ? askInTheAppsWindow : nil
+        let linkd = try await LinkdClient.subscribe(app: app, answer: answer)
+        say("subscribed as \(linkd.app)")
+        if let resetEmail {
+            try await linkd.requestReset(email: resetEmail)
+            say("reset email requested")
         }
+        for await event in linkd.events {
+            show(event)
+        }
+        return 0
+    } catch {
+        say("linkd refused: \(error)")
+        return 69
     }
-} catch {
-    say("linkd refused: \(error)")
-    exit(69)
 }
+
+/// One line for what linkd sent, as a real app would show it.
+func show(_ event: LinkdEvent) {
+    switch event {
+    case .link(let link):
+        let fields = link.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        // A real app passes the click's activation token to the window it shows (GTK: gtk_window_set_startup_id).
+        let focus = link.activationToken.map { " (activation token \($0))" } ?? ""
+        say("link \(link.route) \(fields.joined(separator: " "))\(focus)")
+    case .session(let session):
+        say("signed in as \(session.userEmail ?? "?") (\(session.backend))")
+    case .resetDone(let account):
+        say("password changed for \(account)")
+    case .resetFailed(let reason, let message):
+        say("password not changed: \(reason): \(message)")
+    }
+}
+
+exit(await run(Array(CommandLine.arguments.dropFirst())))
