@@ -61,13 +61,16 @@ package final class SystemdUserManager: Sendable {
         )
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         chmod(runtime.path, 0o700)
-        try FileManager.default.copyItem(at: LinkdProcess.executable, to: executable)
-        chmod(executable.path, 0o755)
+        try Self.copyExecutable(LinkdProcess.executable, to: executable)
+        // Under AddressSanitizer, a leak found at the daemon's exit would make its exit status LeakSanitizer's (23), and
+        // systemd would start it again (`Restart=on-failure`): the daemons of a user manager run with the leak check
+        // off, any other finding still ends them with a failure. The daemons the tests start themselves keep it.
+        let sanitizing = Sanitizer.isActive ? ["ASAN_OPTIONS": "detect_leaks=0"] : [:]
         try Self.installUnits(
             in: home,
             executable: executable.path,
             daemonArguments: daemonArguments,
-            environment: daemonEnvironment
+            environment: daemonEnvironment.merging(sanitizing) { mine, _ in mine }
         )
         Self.giveToUser(root)
         try Self.checkUserRuns(executable)
@@ -119,13 +122,38 @@ package final class SystemdUserManager: Sendable {
     ///
     /// - Throws: ``HarnessError/unexpected(what:got:)`` with what it printed when it cannot.
     private static func checkUserRuns(_ executable: URL) throws {
-        let output = try LinkdProcess.run(["--version"], launcher: launcher, executable: executable)
+        var output = try LinkdProcess.run(["--version"], launcher: launcher, executable: executable)
+        // A process another test forks in the instant the copy is written holds the file open for writing until it
+        // runs its own program (ETXTBSY, "Text file busy"): that ends at once, and the run is tried again.
+        for _ in 0..<20 where output.status == 126 && output.stderr.contains("Text file busy") {
+            usleep(50_000)
+            output = try LinkdProcess.run(["--version"], launcher: launcher, executable: executable)
+        }
         guard output.status == 0 else {
             throw HarnessError.unexpected(
                 what: "'linkd --version' run as the manager's user (uid \(uid))",
                 got: "\(output)"
             )
         }
+    }
+
+    /// Copies `source` to `target` (mode 0755) through a descriptor closed on exec, so that a process another test
+    /// starts meanwhile does not keep the copy open for writing, which would make running it fail (ETXTBSY).
+    private static func copyExecutable(_ source: URL, to target: URL) throws {
+        let bytes = try Data(contentsOf: source)
+        let descriptor = open(target.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else {
+            throw HarnessError.unexpected(
+                what: "a copy of linkd at \(target.path)",
+                got: String(cString: strerror(errno))
+            )
+        }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else {
+            throw HarnessError.unexpected(what: "a copy of linkd at \(target.path)", got: "\(written) bytes written")
+        }
+        fchmod(descriptor, 0o755)
     }
 
     /// Makes `folder` and everything in it the manager's user's.

@@ -52,7 +52,10 @@ struct SystemdActivationTests {
         #expect(records.count == 12)
         // Twelve daemons, one per activation, each saying so as it starts (a pid seen after the open is only a lower
         // bound: a daemon can be gone by then on a loaded machine).
-        #expect(manager.output.components(separatedBy: "listening on the socket passed by systemd").count - 1 == 12)
+        #expect(
+            manager.output.components(separatedBy: "listening on the socket passed by systemd").count - 1 == 12,
+            "\(manager.output)"
+        )
         #expect(daemons.count <= 12)
         // The socket still belongs to systemd, and it still answers: the start limit was never hit.
         #expect(FileManager.default.fileExists(atPath: socket))
