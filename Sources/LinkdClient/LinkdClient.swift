@@ -93,13 +93,19 @@ public final class LinkdClient: Sendable {
                 "type='signal',sender='\(Self.name)',path='\(Self.path)',interface='\(Self.name)'"
             ) { [weak self] signal in
                 guard let self, signal.sender == linkd.withLock({ $0 }) else { return }
+                // A person waits on both (a click, a question in the app's window): their tasks run at a priority
+                // of their own, which busy default-priority work in the app does not hold up.
                 if let event = LinkdEvent(signal) {
                     continuation.yield(event)
                     // In this process's hands now: linkd may let it go (until then, it is sent again should this
                     // process end first).
-                    if let id = event.deliveryID { Task { try? await self.call("Received", [.string(id)]) } }
+                    if let id = event.deliveryID {
+                        Task(priority: .userInitiated) { try? await self.call("Received", [.string(id)]) }
+                    }
                 }
-                if signal.member == "Question" { Task { await self.respond(to: signal.arguments) } }
+                if signal.member == "Question" {
+                    Task(priority: .userInitiated) { await self.respond(to: signal.arguments) }
+                }
             }
             // A linkd that starts again (a restart, a crash) takes the name again: subscribe to it once more.
             try await endpoint.watch(
