@@ -1,6 +1,5 @@
 import FoundationEssentials
 import LinkdConfig
-import LinkdDaemon
 import LinkdFormats
 import LinkdRouting
 import LinkdSession
@@ -80,8 +79,7 @@ struct ResetCommand: Command {
     func run(_ console: Console) async throws(CommandFailure) -> ExitCode {
         let config = try InstalledApp.named(app)
         if withCode { return try await resetWithCode(config, console) }
-        let resetLinks = config.links.filter(\.resetsPassword)
-        guard let backend = resetLinks.first?.backend ?? config.backend else {
+        guard let backend = config.resetBackend else {
             throw .failed("\(app) has no backend to reset a password with", exitCode: .usage)
         }
         let masked = JWTClaims.mask(email)
@@ -91,7 +89,9 @@ struct ResetCommand: Command {
         let carriesCode: Bool
         do throws(ResetEmail.Refusal) {
             carriesCode = try await ResetEmail.request(
-                for: config,
+                app: app,
+                backend: backend,
+                resetLink: config.resetLink(of: backend),
                 email: email,
                 store: PKCEStore(stateFolder: XDGDirectories().linkdState)
             )

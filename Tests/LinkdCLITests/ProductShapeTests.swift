@@ -6,7 +6,7 @@ import Testing
 struct ProductShapeTests {
     static let longest = 60
     /// The modules `linkd` is built from, and the library app developers test with.
-    static let productModules = ProductImportsTests.productModules + ["LinkdWire", "LinkdTesting"]
+    static let productModules = ProductImportsTests.productModules + ["LinkdWire", "LinkdTesting", "LinkdClient"]
     /// Every module the package builds but the test support and the C modules: the benchmarks too.
     static let modules = productModules + ["linkd-bench", "linkd-mini-client"]
 
@@ -129,6 +129,16 @@ struct ProductShapeTests {
             let offending = ProductImportsTests.importedModules(of: text).filter { ["Glibc", "CSystemd"].contains($0) }
             #expect(offending.isEmpty, "\(module)/\(file) imports \(offending)")
         }
+    }
+
+    /// The command line runs the daemon (`linkd daemon`) and reaches it over its socket: it reads apps.d, asks for a
+    /// reset email and signs in through the lower modules, and imports the daemon's module in the one command that
+    /// runs it.
+    @Test func theCommandLineImportsTheDaemonOnlyToRunIt() throws {
+        let importing = try Self.sources(of: "LinkdCLI").filter { _, text in
+            ProductImportsTests.importedModules(of: text).contains("LinkdDaemon")
+        }
+        #expect(importing.map(\.0) == ["DaemonCommand.swift"])
     }
 
     /// Each Swift file of `module`, by its path in the module's folder, with its text.

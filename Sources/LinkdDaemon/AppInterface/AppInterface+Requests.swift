@@ -54,8 +54,17 @@ extension AppInterface {
         guard takeRequest(for: app) else { return .failure(rateLimited(app)) }
         let masked = JWTClaims.mask(email)
         guard let store = service.resetVerifiers else { return .failure(notPossible("this daemon keeps no verifiers")) }
+        guard let backend = config.resetBackend else {
+            return .failure(notPossible("\(app) has no backend to reset a password with"))
+        }
         do throws(ResetEmail.Refusal) {
-            _ = try await ResetEmail.request(for: config, email: email, store: store)
+            _ = try await ResetEmail.request(
+                app: app,
+                backend: backend,
+                resetLink: config.resetLink(of: backend),
+                email: email,
+                store: store
+            )
         } catch {
             let failure: BusError
             switch error {
