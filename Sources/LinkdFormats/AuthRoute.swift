@@ -49,7 +49,9 @@ public enum AuthRoute: Sendable, Hashable {
         switch self {
         case .supabaseRecovery(let session), .supabaseSession(let session): session.claims
         case .appleCallback(let callback): callback.claims
-        default: nil
+        case .firebaseAction, .supabaseError, .oauthError, .oauthCallback, .supabasePKCE, .supabaseOTP,
+            .appServicesConfirm, .appServicesReset:
+            nil
         }
     }
 }

@@ -39,8 +39,13 @@ package struct AppServicesBackend: AuthBackend {
         app: String,
         verifiers: PKCEStore?
     ) -> Result<Material, ResetFailure> {
-        guard case .appServicesReset(let pair)? = route else { return .failure(.notAReset(route, routeID: routeID)) }
-        return .success(Material(token: pair.token, tokenID: pair.tokenID))
+        switch route {
+        case .appServicesReset(let pair)?:
+            return .success(Material(token: pair.token, tokenID: pair.tokenID))
+        case .appServicesConfirm?, .firebaseAction?, .supabaseError?, .oauthError?, .appleCallback?,
+            .supabaseRecovery?, .supabaseSession?, .oauthCallback?, .supabasePKCE?, .supabaseOTP?, nil:
+            return .failure(.notAReset(route, routeID: routeID))
+        }
     }
 
     /// `POST …/confirm` with an email confirmation link's token pair: confirms the account (a token pair works once).
@@ -143,9 +148,14 @@ extension AppServicesBackend: ResetFunctionCalling {
             resetFunction: backend,
             confirmations: client
         ) { route in
-            guard case .appServicesConfirm(let link) = route else { return nil }
-            return { () async throws(SessionError) in
-                try await backend.confirmEmail(token: link.token, tokenID: link.tokenID)
+            switch route {
+            case .appServicesConfirm(let link)?:
+                return { () async throws(SessionError) in
+                    try await backend.confirmEmail(token: link.token, tokenID: link.tokenID)
+                }
+            case .appServicesReset?, .firebaseAction?, .supabaseError?, .oauthError?, .appleCallback?,
+                .supabaseRecovery?, .supabaseSession?, .oauthCallback?, .supabasePKCE?, .supabaseOTP?, nil:
+                return nil
             }
         }
     }
