@@ -3,7 +3,8 @@ import LinkdWeb
 
 extension FuzzTarget {
     /// The readers of association files (apple-app-site-association, assetlinks.json) on any bytes, up to the 128 KiB
-    /// a file may hold: a file is read or refused with the JSON path of the part at fault, never a crash, and within
+    /// a file may hold: a file is read (each part it leaves out named by its JSON path) or refused with the JSON path of
+    /// the part at fault, never a crash, and within
     /// the time and memory libFuzzer allows; a file read is read the same way twice, its patterns within the step
     /// limit, and decides every link for every app it names — the first rule that matches deciding, so that a link
     /// an app's file admits is never also one it excludes.
@@ -15,6 +16,15 @@ extension FuzzTarget {
             // What a click may cost is bounded by the file, whatever its substitution variables (libFuzzer's -timeout
             // and -rss_limit_mb, set by scripts/fuzz, catch a reading or a match that takes more time or memory).
             require(file.steps <= AppSiteAssociation.stepLimit, "a file read whose patterns pass the step limit")
+            // A part left out is named, and the file keeps at least one entry when it had one to leave out.
+            require(
+                file.warnings.allSatisfy { $0.path.hasPrefix("$.applinks") && !$0.problem.isEmpty },
+                "a part left out without its path or problem"
+            )
+            require(
+                !file.details.isEmpty || !file.warnings.contains { $0.problem.hasSuffix("its entry is left out") },
+                "a file read whose every entry was left out"
+            )
             let apps = Set(file.details.flatMap(\.appIDs)).sorted().prefix(4)
             for app in apps {
                 for link in Self.associationLinks {

@@ -80,6 +80,62 @@ import Testing
         #expect(output.status == 65)
     }
 
+    /// A site that serves its Apple file at the root alone verifies the app, and status says where the file is.
+    @Test func aFileServedAtTheRootAloneVerifiesTheApp() throws {
+        let site = try Site(web: #""appleAppId": "\#(Self.appID)""#) { request in
+            request.path == "/apple-app-site-association"
+                ? DoubleResponse(status: 200, body: Data(Self.aasa(Self.appID).utf8)) : DoubleResponse(status: 404)
+        }
+        #expect(try site.check() == .init(stdout: "ok: 1 app, 1 link\n", stderr: "", status: 0))
+        // Status reads the user's apps.d and the cache check filled.
+        let world = site.world
+        let config = world.home + "/.config/linkd/apps.d"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: world.appsD + "/web.json", toPath: config + "/web.json")
+        let status = try LinkdProcess.run(
+            ["status"],
+            environment: [
+                "HOME": world.home, "XDG_CONFIG_HOME": world.home + "/.config",
+                "XDG_CACHE_HOME": world.home + "/.cache",
+                "XDG_RUNTIME_DIR": world.home,
+            ]
+        )
+        #expect(
+            status.stdout.contains(
+                "\(site.host): apple-app-site-association (at /apple-app-site-association) lists \(Self.appID): "
+                    + "verified for com.example.Web"
+            ),
+            "\(status)"
+        )
+    }
+
+    /// A file with a part that cannot be read keeps its other parts, as a phone reads it: the app is verified, and
+    /// check names the part left out as a warning.
+    @Test func aPartOfTheFileThatCannotBeReadIsAWarningAndTheRestStands() throws {
+        let file = #"""
+            {"applinks": {"details": [{"appIDs": ["OTHERTEAM1.x"], "components": [{"/": 5}]},
+              {"appIDs": ["\#(Self.appID)"], "components": [{"/": "/reset", "?": {"t": "?*", "n": 1}}]}]}}
+            """#
+        let site = try Site(web: #""appleAppId": "\#(Self.appID)""#) { request in
+            request.path == "/.well-known/apple-app-site-association"
+                ? DoubleResponse(status: 200, body: Data(file.utf8)) : DoubleResponse(status: 404)
+        }
+        let output = try site.check()
+        let address = "https://\(site.host)/.well-known/apple-app-site-association"
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(output.status == 0, "\(output)")
+        #expect(lines.last == "ok: 1 app, 1 link (2 warnings)", "\(output)")
+        #expect(
+            lines.dropLast().map { $0.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? $0 } == [
+                "$.web.appleAppId: warning: \(address) has a part that cannot be read, left out (the rest stands): "
+                    + "$.applinks.details[0].components[0]./: expected a string; its entry is left out",
+                "$.web.appleAppId: warning: \(address) has a part that cannot be read, left out (the rest stands): "
+                    + "$.applinks.details[1].components[0].?.n: expected a string; the rule matches any query",
+            ],
+            "\(output)"
+        )
+    }
+
     /// A file that could not be fetched again is used for a week, with a warning; one the site withdrew (a 4xx) is a
     /// problem at once.
     @Test func aStaleFileIsAWarningAndAWithdrawnOneAProblem() throws {
@@ -115,7 +171,12 @@ import Testing
         answer.withLock { $0 = 404 }
         let withdrawn = try site.check()
         #expect(withdrawn.status == 65, "\(withdrawn)")
-        #expect(withdrawn.stdout.hasSuffix(": $.web.appleAppId: \(address) cannot be had: HTTP 404\n"), "\(withdrawn)")
+        #expect(
+            withdrawn.stdout.hasSuffix(
+                ": $.web.appleAppId: \(address) cannot be had: HTTP 404 (and HTTP 404 at /apple-app-site-association)\n"
+            ),
+            "\(withdrawn)"
+        )
     }
 
     static let appID = "ABCDE12345.com.example.web"

@@ -173,7 +173,7 @@ import Testing
     @Test(arguments: [
         ("not json", "$", "not JSON"),
         (#"{"webcredentials": {}}"#, "$.applinks", "missing"),
-        (#"{"applinks": {"details": {}}}"#, "$.applinks.details", "expected an array"),
+        (#"{"applinks": {"details": 5}}"#, "$.applinks.details", "expected an array"),
         (#"{"applinks": {"details": [{"paths": ["*"]}]}}"#, "$.applinks.details[0]", "names no app"),
         (#"{"applinks": {"details": [{"appID": "T.a"}]}}"#, "$.applinks.details[0]", "neither"),
         (
@@ -181,8 +181,12 @@ import Testing
             "$.applinks.details[0].components[0]./", "expected a string"
         ),
         (
-            #"{"applinks": {"details": [{"appID": "T.a", "components": [{"?": {"a": 1}}]}]}}"#,
-            "$.applinks.details[0].components[0].?.a", "expected a string"
+            #"{"applinks": {"details": [{"appID": "T.a", "components": [{"exclude": "yes"}]}]}}"#,
+            "$.applinks.details[0].components[0].exclude", "true or false"
+        ),
+        (
+            #"{"applinks": {"substitutionVariables": [], "details": []}}"#, "$.applinks.substitutionVariables",
+            "expected an object"
         ),
         (
             #"{"applinks": {"defaults": {"caseSensitive": "no"}, "details": []}}"#, "$.applinks.defaults.caseSensitive",

@@ -16,7 +16,7 @@ import Testing
         trusted: Bool = true,
         timeLimit: Duration = .seconds(5),
         answer: @escaping @Sendable (ReceivedRequest) -> DoubleResponse
-    ) async throws -> (Result<[UInt8], AssociationFailure>, [String]) {
+    ) async throws -> (Result<AssociationFetch, AssociationFailure>, [String]) {
         let ca = try TestCA.make()
         let server = try TestHTTPServer(handler: answer)
         let proxy = try TLSProxy(forwardingTo: server.port, certificate: ca.serverCertificate, key: ca.serverKey)
@@ -25,17 +25,55 @@ import Testing
         return (result, server.requests.map { $0.method + " " + $0.target })
     }
 
-    private func failure(_ result: Result<[UInt8], AssociationFailure>) -> String? {
+    private func failure(_ result: Result<AssociationFetch, AssociationFailure>) -> String? {
         if case .failure(let failure) = result { failure.reason } else { nil }
     }
 
     @Test func aGoodFileIsFetchedFromItsWellKnownPath() async throws {
         let (result, requests) = try await fetch { _ in DoubleResponse(status: 200, body: Data(Self.aasa.utf8)) }
-        #expect(try result.get() == Array(Self.aasa.utf8))
+        #expect(try result.get() == AssociationFetch(bytes: Array(Self.aasa.utf8), path: AssociationFile.apple.path))
         #expect(requests == ["GET /.well-known/apple-app-site-association"])
         let (android, paths) = try await fetch(.android) { _ in DoubleResponse(status: 200, body: Data("[]".utf8)) }
-        #expect(try android.get() == Array("[]".utf8))
+        #expect(try android.get().bytes == Array("[]".utf8))
         #expect(paths == ["GET /.well-known/assetlinks.json"])
+    }
+
+    /// Where `/.well-known/` has no Apple file (a 404), it is fetched from the root with the same rules, as Apple's
+    /// devices read it there; any other answer at `/.well-known/` ends the fetch, and assetlinks.json has no root.
+    @Test func appleFileAtTheRootIsFetchedWhenTheWellKnownPathHasNone() async throws {
+        let atRoot = { @Sendable (request: ReceivedRequest) in
+            request.path == "/apple-app-site-association"
+                ? DoubleResponse(status: 200, body: Data(Self.aasa.utf8)) : DoubleResponse(status: 404)
+        }
+        let (result, requests) = try await fetch(answer: atRoot)
+        #expect(try result.get() == AssociationFetch(bytes: Array(Self.aasa.utf8), path: "/apple-app-site-association"))
+        #expect(requests == ["GET /.well-known/apple-app-site-association", "GET /apple-app-site-association"])
+        let (android, paths) = try await fetch(.android, answer: atRoot)
+        #expect(failure(android) == "HTTP 404")
+        #expect(paths == ["GET /.well-known/assetlinks.json"])
+        let (gone, tried) = try await fetch { request in
+            request.path == "/apple-app-site-association"
+                ? DoubleResponse(status: 200, body: Data(Self.aasa.utf8)) : DoubleResponse(status: 410)
+        }
+        #expect(failure(gone) == "HTTP 410")
+        #expect(tried.count == 1)
+    }
+
+    /// A root that is down too keeps the last good file (an outage), one that has no file either withdraws it.
+    @Test(arguments: [
+        (503, "HTTP 404 (and HTTP 503 at /apple-app-site-association)", false),
+        (404, "HTTP 404 (and HTTP 404 at /apple-app-site-association)", true),
+    ])
+    func aRootWithoutTheFileSaysSoForBothPaths(status: Int, reason: String, withdraws: Bool) async throws {
+        let (result, _) = try await fetch { request in
+            DoubleResponse(status: request.path == "/apple-app-site-association" ? status : 404)
+        }
+        guard case .failure(let failure) = result else {
+            Issue.record("a file was taken")
+            return
+        }
+        #expect(failure.reason == reason)
+        #expect(failure.withdraws == withdraws)
     }
 
     @Test func aRedirectIsNotFollowed() async throws {

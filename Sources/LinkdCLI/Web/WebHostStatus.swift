@@ -34,26 +34,32 @@ struct WebHostStatus: Equatable {
     let host: String
     /// The file.
     let file: AssociationFile
+    /// The path on the host the kept file came from (``AssociationFile/paths``).
+    var source: String
     /// The identity the file must list (`TEAMID.bundle.id`, or an Android package).
     let identity: String
     /// The JSON path of that identity in the app's file.
     let path: String
     let verdict: Verdict
+    /// The parts of the file that could not be read and were left out, the rest standing (`PATH: PROBLEM`).
+    var leftOut: [String] = []
     /// Whether the file was fetched through the app's own CA file or proxy, and so verifies that app alone.
     var isOwnTrust = false
 
-    /// The files `app` needs of each of its hosts: the identity, its JSON path, and whether a file's bytes list it.
-    static func wanted(
-        by web: WebConfig
-    ) -> [(file: AssociationFile, identity: String, path: String, lists: ([UInt8]) -> Bool?)] {
-        var wanted: [(AssociationFile, String, String, ([UInt8]) -> Bool?)] = []
+    /// What a file's bytes say of an identity: whether they list it, and the parts left out; `nil`: no such file.
+    typealias Reading = @Sendable ([UInt8]) -> (lists: Bool, leftOut: [String])?
+
+    /// The files `app` needs of each of its hosts: the identity, its JSON path, and how a file's bytes read for it.
+    static func wanted(by web: WebConfig) -> [(file: AssociationFile, identity: String, path: String, read: Reading)] {
+        var wanted: [(AssociationFile, String, String, Reading)] = []
         if let appID = web.appleAppID {
             wanted.append(
                 (
                     .apple, appID, "$.web.appleAppId",
                     { bytes in
-                        (try? AppSiteAssociation(parsing: bytes))?.details.contains { $0.appIDs.contains(appID) }
-                            == true
+                        (try? AppSiteAssociation(parsing: bytes)).map { file in
+                            (file.details.contains { $0.appIDs.contains(appID) }, file.warnings.map(\.description))
+                        }
                     }
                 )
             )
@@ -62,7 +68,7 @@ struct WebHostStatus: Equatable {
             wanted.append(
                 (
                     .android, package, "$.web.androidPackage",
-                    { bytes in (try? AssetLinks(parsing: bytes))?.handlesAllLinks(for: package) }
+                    { bytes in (try? AssetLinks(parsing: bytes)).map { ($0.handlesAllLinks(for: package), []) } }
                 )
             )
         }
@@ -75,21 +81,27 @@ struct WebHostStatus: Equatable {
             guard let web = app.web else { return [] }
             let trust = AssociationTrust(app: app.app, caFile: web.caFile, proxy: web.proxy)
             return app.webHosts.flatMap { host in
-                wanted(by: web).map { file, identity, path, lists in
-                    let verdict: Verdict =
-                        switch cache.stored(file, host: host, trust: trust, now: now) {
-                        case .fresh(let bytes): lists(bytes).map { $0 ? .verified : .notListed } ?? .unreadable
-                        case .stale(let bytes, let failure):
-                            lists(bytes).map { $0 ? .stale(failure) : .notListed } ?? .unreadable
-                        case .missing(let why): .notFetched(why)
-                        }
+                wanted(by: web).map { file, identity, path, read in
+                    var reading: (lists: Bool, leftOut: [String])?
+                    let verdict: Verdict
+                    switch cache.stored(file, host: host, trust: trust, now: now) {
+                    case .fresh(let bytes):
+                        reading = read(bytes)
+                        verdict = reading.map { $0.lists ? .verified : .notListed } ?? .unreadable
+                    case .stale(let bytes, let failure):
+                        reading = read(bytes)
+                        verdict = reading.map { $0.lists ? .stale(failure) : .notListed } ?? .unreadable
+                    case .missing(let why): verdict = .notFetched(why)
+                    }
                     return WebHostStatus(
                         app: app.app,
                         host: host,
                         file: file,
+                        source: cache.source(file, host: host, trust: trust),
                         identity: identity,
                         path: path,
                         verdict: verdict,
+                        leftOut: reading?.leftOut ?? [],
                         isOwnTrust: trust != nil
                     )
                 }
@@ -104,12 +116,12 @@ struct WebHostStatus: Equatable {
         }
     }
 
-    /// The file's address, `https://HOST/.well-known/…`.
-    var address: String { "https://\(host)\(file.path)" }
+    /// The file's address, `https://HOST/.well-known/…` (or where the kept file came from).
+    var address: String { "https://\(host)\(source)" }
 
     /// `notes.example.com: verified for com.example.Notes (apple-app-site-association)`, and the like.
     var line: String {
-        let about = "\(host): \(file.rawValue)"
+        let about = "\(host): \(file.rawValue)" + (source == file.path ? "" : " (at \(source))")
         let alone = isOwnTrust ? " alone, through its own caFile or proxy" : ""
         return switch verdict {
         case .verified: "\(about) lists \(identity): verified for \(app)\(alone)"

@@ -38,12 +38,14 @@ struct AssociationRefresh: Sendable {
                 let fetcher = AssociationFetcher(caFile: target.trust?.caFile, proxy: target.trust?.proxy)
                 let result = await fetcher.fetch(target.file, host: target.host)
                 do throws(SystemError) {
-                    try cache.record(result, of: target.file, host: target.host, trust: target.trust, now: now)
+                    try cache.record(fetch: result, of: target.file, host: target.host, trust: target.trust, now: now)
                 } catch {
                     log.warning("the association files cannot be kept: \(error)")
                 }
                 switch result {
-                case .success: log.info("\(target.host): \(target.file.rawValue) fetched")
+                case .success(let fetch):
+                    let from = fetch.path == target.file.path ? "" : " from \(fetch.path)"
+                    log.info("\(target.host): \(target.file.rawValue) fetched\(from)")
                 case .failure(let failure):
                     log.warning("\(target.host): \(target.file.rawValue) not fetched: \(failure)")
                 }

@@ -1,6 +1,7 @@
 package import LinkdSystem
 
-/// The association files fetched, kept 0600 in `$XDG_CACHE_HOME/linkd/associations/HOST/`: a file is fetched again
+/// The association files fetched, kept 0600 in `$XDG_CACHE_HOME/linkd/associations/HOST/` (with the path each came
+/// from when it is not its `/.well-known/` one): a file is fetched again
 /// after 24 h. A fetch the site refuses (a 3xx or 4xx, a file that cannot be read) withdraws the last good file at
 /// once; one that fails on the way (no connection, no answer in time, a 5xx) keeps it, used for up to 7 days after
 /// it was fetched. A failed fetch is tried again after an hour. Clicks read this cache alone, never the network.
@@ -78,12 +79,33 @@ package struct AssociationCache: Sendable {
         return now - fetched >= Self.refreshAfter
     }
 
-    /// Keeps what a fetch of `file` of `host` with `trust` at `now` gave: the file, or the failure beside the last
-    /// good file.
+    /// The path on `host` that the kept `file` (fetched with `trust`) came from: its `/.well-known/` path, or the
+    /// root's (``AssociationFile/paths``).
+    package func source(_ file: AssociationFile, host: String, trust: AssociationTrust? = nil) -> String {
+        State(reading: base(file, host: host, trust: trust) + ".state").path ?? file.path
+    }
+
+    /// Keeps what a fetch of `file` of `host` with `trust` at `now` gave: the file from its `/.well-known/` path, or
+    /// the failure beside the last good file.
     ///
     /// - Throws: ``SystemError`` when the cache folder cannot be written.
     package func record(
         _ result: Result<[UInt8], AssociationFailure>,
+        of file: AssociationFile,
+        host: String,
+        trust: AssociationTrust? = nil,
+        now: Double
+    ) throws(SystemError) {
+        let fetch = result.map { AssociationFetch(bytes: $0, path: file.path) }
+        try record(fetch: fetch, of: file, host: host, trust: trust, now: now)
+    }
+
+    /// Keeps what a fetch of `file` of `host` with `trust` at `now` gave: the file and the path it was at, or the
+    /// failure beside the last good file.
+    ///
+    /// - Throws: ``SystemError`` when the cache folder cannot be written.
+    package func record(
+        fetch result: Result<AssociationFetch, AssociationFailure>,
         of file: AssociationFile,
         host: String,
         trust: AssociationTrust? = nil,
@@ -94,15 +116,17 @@ package struct AssociationCache: Sendable {
         var state = State(reading: path + ".state")
         state.attempted = now
         switch result {
-        case .success(let bytes):
-            try FileSystem.writeAtomically(bytes, to: path)
+        case .success(let fetch):
+            try FileSystem.writeAtomically(fetch.bytes, to: path)
             state.fetched = now
             state.failure = nil
+            state.path = fetch.path == file.path ? nil : fetch.path
         case .failure(let failure):
             state.failure = failure.reason
             if failure.withdraws {
                 _ = FileSystem.remove(path)
                 state.fetched = nil
+                state.path = nil
             }
         }
         try FileSystem.writeAtomically(Array(state.text.utf8), to: path + ".state")
@@ -113,14 +137,16 @@ package struct AssociationCache: Sendable {
         guard isDue(file, host: host, trust: trust, now: now) else { return }
         let fetcher = AssociationFetcher(caFile: trust?.caFile, proxy: trust?.proxy)
         let result = await fetcher.fetch(file, host: host)
-        try? record(result, of: file, host: host, trust: trust, now: now)
+        try? record(fetch: result, of: file, host: host, trust: trust, now: now)
     }
 
-    /// A file's `.state`: when it was last fetched, when a fetch was last tried, and why that one failed.
+    /// A file's `.state`: when it was last fetched, when a fetch was last tried, why that one failed, and the path
+    /// the kept file came from when it is not its `/.well-known/` one.
     struct State {
         var fetched: Double?
         var attempted: Double?
         var failure: String?
+        var path: String?
 
         init(reading path: String) {
             let text = String(decoding: FileSystem.contents(of: path, limit: 8_192) ?? [], as: UTF8.self)
@@ -131,6 +157,7 @@ package struct AssociationCache: Sendable {
                 case "fetched": fetched = Double(value)
                 case "attempted": attempted = Double(value)
                 case "failure": failure = value
+                case "path": self.path = value
                 default: continue
                 }
             }
@@ -140,6 +167,7 @@ package struct AssociationCache: Sendable {
             var lines: [String] = []
             if let fetched { lines.append("fetched=\(fetched)") }
             if let attempted { lines.append("attempted=\(attempted)") }
+            if let path { lines.append("path=\(path)") }
             if let failure {
                 lines.append("failure=" + failure.split(whereSeparator: \.isNewline).joined(separator: " "))
             }

@@ -2,7 +2,8 @@ import LinkdSession
 
 /// Fetches a site's association files as the platforms do: over https with a valid certificate (the system's CAs
 /// and the app's `web.caFile`), no redirect followed (a 3xx is a failure), within the file's size limit and 5 s,
-/// and through no proxy but the app's `web.proxy`.
+/// and through no proxy but the app's `web.proxy`; from `/.well-known/`, else (for Apple's file, on a 404) from the
+/// root, with the same rules.
 package struct AssociationFetcher: Sendable {
     let caFile: String?
     let proxy: String?
@@ -18,8 +19,33 @@ package struct AssociationFetcher: Sendable {
         self.timeLimit = timeLimit
     }
 
-    /// The bytes of `file` on `host` (a host name, with `:port` when it is not 443), read as that file; or why not.
-    package func fetch(_ file: AssociationFile, host: String) async -> Result<[UInt8], AssociationFailure> {
+    /// `file` on `host` (a host name, with `:port` when it is not 443), read as that file, and the path it was at; or
+    /// why not. A path after the first (``AssociationFile/paths``) is tried only when the one before is not there (a
+    /// 404); when none has it, the failure names each.
+    package func fetch(_ file: AssociationFile, host: String) async -> Result<AssociationFetch, AssociationFailure> {
+        var reasons: [String] = []
+        for (index, path) in file.paths.enumerated() {
+            let (result, status) = await fetch(file, host: host, path: path)
+            switch result {
+            case .success(let bytes): return .success(AssociationFetch(bytes: bytes, path: path))
+            case .failure(let failure):
+                reasons.append(index == 0 ? failure.reason : "\(failure.reason) at \(path)")
+                guard status == 404, index + 1 < file.paths.count else {
+                    var reason = reasons[0]
+                    if reasons.count > 1 { reason += " (and \(reasons.dropFirst().joined(separator: ", ")))" }
+                    return .failure(AssociationFailure(reason, withdraws: failure.withdraws))
+                }
+            }
+        }
+        return .failure(AssociationFailure("no path to fetch it from"))
+    }
+
+    /// `file` at `path` on `host`, and the HTTP status the site answered (`nil` when it did not).
+    private func fetch(
+        _ file: AssociationFile,
+        host: String,
+        path: String
+    ) async -> (Result<[UInt8], AssociationFailure>, status: Int?) {
         let transport = CurlTransport(
             caFile: caFile,
             connectTimeout: timeLimit,
@@ -29,26 +55,34 @@ package struct AssociationFetcher: Sendable {
         )
         let response: HTTPResponse
         do throws(TransportError) {
-            response = try await transport.send(HTTPRequest(method: "GET", url: "https://" + host + file.path))
+            response = try await transport.send(HTTPRequest(method: "GET", url: "https://" + host + path))
         } catch {
-            return .failure(AssociationFailure(Self.reason(error)))
+            return (.failure(AssociationFailure(Self.reason(error))), nil)
         }
-        switch response.status {
+        let status = response.status
+        switch status {
         case 200: break
         case 300..<400:
-            return .failure(
-                AssociationFailure(
-                    "redirected (HTTP \(response.status)): association files are never fetched through one",
-                    withdraws: true
-                )
-            )
-        case 500..<600: return .failure(AssociationFailure("HTTP \(response.status)"))
-        default: return .failure(AssociationFailure("HTTP \(response.status)", withdraws: true))
+            let reason = "redirected (HTTP \(status)): association files are never fetched through one"
+            return (.failure(AssociationFailure(reason, withdraws: true)), status)
+        case 500..<600: return (.failure(AssociationFailure("HTTP \(status)")), status)
+        default: return (.failure(AssociationFailure("HTTP \(status)", withdraws: true)), status)
         }
         if let problem = file.problem(in: response.body) {
-            return .failure(AssociationFailure("the file cannot be read: \(problem)", withdraws: true))
+            return (.failure(AssociationFailure("the file cannot be read: \(problem)", withdraws: true)), status)
         }
-        return .success(response.body)
+        return (.success(response.body), status)
+    }
+}
+
+/// An association file fetched: its bytes, and the path on the host it was at.
+package struct AssociationFetch: Sendable, Equatable {
+    package let bytes: [UInt8]
+    package let path: String
+
+    package init(bytes: [UInt8], path: String) {
+        self.bytes = bytes
+        self.path = path
     }
 }
 

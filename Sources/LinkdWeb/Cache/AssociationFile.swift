@@ -8,6 +8,15 @@ package enum AssociationFile: String, Sendable, CaseIterable {
     /// Its path on the host.
     package var path: String { "/.well-known/" + rawValue }
 
+    /// Where a site may serve it, in the order they are tried: Apple's devices read `/apple-app-site-association`, at
+    /// the root, when `/.well-known/` has none (large sites still serve it there alone).
+    package var paths: [String] {
+        switch self {
+        case .apple: [path, "/" + rawValue]
+        case .android: [path]
+        }
+    }
+
     /// The most bytes it may hold: 128 KiB (Apple), 1 MiB (Android's verifier).
     package var sizeLimit: Int {
         switch self {

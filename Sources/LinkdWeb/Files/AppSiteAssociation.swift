@@ -3,7 +3,9 @@ import LinkdFormats
 /// A host's `apple-app-site-association` file, as far as its `applinks` go: which apps it lists, and for each, which
 /// links it admits — in the legacy form (`appID` and `paths`, `NOT ` excluding) or the current one (`appIDs` and
 /// `components` with `/`, `?`, `#`, `exclude`, `caseSensitive`, `percentEncoded`, `defaults` and substitution
-/// variables). Keys it does not know (`comment`, `webcredentials` …) are left alone, as Apple's reader does.
+/// variables), answering as Apple's matcher does where its pages are silent. Keys it does not know (`comment`,
+/// `webcredentials` …) are left alone, as Apple's reader does; a part it cannot read is left out with what holds it,
+/// and named in ``warnings``.
 package struct AppSiteAssociation: Sendable, Equatable {
     /// One `details` entry: the apps it names and its rules, in order.
     package struct Detail: Sendable, Equatable {
@@ -56,6 +58,10 @@ package struct AppSiteAssociation: Sendable, Equatable {
     /// The entries, first first: the first rule that matches a link decides.
     package var details: [Detail]
 
+    /// The parts of the file that could not be read, each left out with what holds it: an entry (with its rules), or
+    /// the query of a rule whose `?` object holds a value that is no string (the rule keeps its `/` and `#`).
+    package var warnings: [AssociationFileError] = []
+
     /// The steps its patterns take together (at most ``stepLimit``): what a click matches per character of the link
     /// at worst.
     package var steps: Int { details.reduce(0) { total, detail in detail.rules.reduce(total) { $0 + $1.cost } } }
@@ -69,26 +75,32 @@ package struct AppSiteAssociation: Sendable, Equatable {
     /// variables out of proportion is.
     package static let stepLimit = 2 * sizeLimit
 
-    /// Reads the file's `bytes`.
+    /// Reads the file's `bytes`: an entry that cannot be read is left out (named in ``warnings``), the rest stand.
     ///
-    /// - Throws: ``AssociationFileError`` naming the part at fault: not JSON, no `applinks.details` array, an entry
-    ///   without its app, a rule whose parts are not strings (or, for `?`, an object of strings), patterns that take
-    ///   more than ``stepLimit`` steps together.
+    /// - Throws: ``AssociationFileError`` naming the part at fault when no part of the file is usable: not JSON, over
+    ///   ``sizeLimit``, no `applinks` object, `applinks.defaults` or `applinks.substitutionVariables` (which every
+    ///   entry shares) not readable, no `details` array or object, entries none of which can be read, or patterns
+    ///   that take more than ``stepLimit`` steps together.
     package init(parsing bytes: [UInt8]) throws(AssociationFileError) {
         let root = try AssociationFileError.json(of: bytes, limit: Self.sizeLimit)
         guard let applinks = root["applinks"] else { throw AssociationFileError("$.applinks", "missing") }
         guard applinks.objectMembers != nil else { throw AssociationFileError("$.applinks", "expected an object") }
-        let variables = AssociationPattern.steps(
-            of: try Self.variables(applinks["substitutionVariables"], at: "$.applinks.substitutionVariables")
-        )
-        let defaults = try Self.defaults(applinks["defaults"], over: Rule(), at: "$.applinks.defaults")
-        guard let entries = applinks["details"]?.arrayElements else {
-            throw AssociationFileError("$.applinks.details", "expected an array")
-        }
-        var steps = 0
-        details = try entries.enumerated().map { index, entry throws(AssociationFileError) in
-            let path = "$.applinks.details[\(index)]"
-            let detail = try Self.detail(entry, defaults: defaults, variables: variables, at: path)
+        var reader = try Reader(variables: applinks["substitutionVariables"], at: "$.applinks.substitutionVariables")
+        let defaults = try reader.rule(applinks["defaults"], over: Rule(), at: "$.applinks.defaults")
+        var (steps, skipped) = (0, [AssociationFileError]())
+        details = []
+        for (path, appID, entry) in try Self.entries(of: applinks["details"]) {
+            let detail: Detail
+            let noted = reader.warnings.count
+            do throws(AssociationFileError) {
+                detail = try reader.detail(entry, appID: appID, defaults: defaults, at: path)
+            } catch {
+                // Left out whole: what it noted of its parts goes with it.
+                reader.warnings.removeSubrange(noted...)
+                reader.warnings.append(AssociationFileError(error.path, error.problem + "; its entry is left out"))
+                skipped.append(error)
+                continue
+            }
             steps += detail.rules.reduce(0) { $0 + $1.cost }
             guard steps <= Self.stepLimit else {
                 throw AssociationFileError(
@@ -97,128 +109,22 @@ package struct AppSiteAssociation: Sendable, Equatable {
                         + "(a substitution variable counts all its values at each use)"
                 )
             }
-            return detail
+            details.append(detail)
         }
+        if details.isEmpty, let first = skipped.first { throw first }
+        warnings = reader.warnings
     }
 
-    private static func detail(
-        _ entry: JSONValue,
-        defaults: Rule,
-        variables: [String: [[AssociationPattern.Token]]],
-        at path: String
-    ) throws(AssociationFileError) -> Detail {
-        guard entry.objectMembers != nil else { throw AssociationFileError(path, "expected an object") }
-        var appIDs: [String] = []
-        if let one = entry["appID"] {
-            guard let id = one.stringValue else { throw AssociationFileError("\(path).appID", "expected a string") }
-            appIDs.append(id)
+    /// The entries of `details`, each with its JSON path: an array of entries, or (the iOS 9 form) an object of
+    /// entries by app id, whose keys are their apps.
+    private static func entries(
+        of details: JSONValue?
+    ) throws(AssociationFileError) -> [(path: String, appID: String?, entry: JSONValue)] {
+        let path = "$.applinks.details"
+        if let elements = details?.arrayElements {
+            return elements.enumerated().map { ("\(path)[\($0)]", nil, $1) }
         }
-        if let many = entry["appIDs"] {
-            appIDs += try AssociationFileError.strings(many, at: "\(path).appIDs")
-        }
-        guard !appIDs.isEmpty else { throw AssociationFileError(path, "names no app: expected 'appID' or 'appIDs'") }
-        let ruleDefaults = try Self.defaults(entry["defaults"], over: defaults, at: "\(path).defaults")
-        if let components = entry["components"] {
-            // Where `components` is, `paths` is ignored (iOS 13 and later).
-            guard let list = components.arrayElements else {
-                throw AssociationFileError("\(path).components", "expected an array")
-            }
-            let rules = try list.enumerated().map { index, component throws(AssociationFileError) in
-                try Self.component(
-                    component,
-                    defaults: ruleDefaults,
-                    variables: variables,
-                    at: "\(path).components[\(index)]"
-                )
-            }
-            return Detail(appIDs: appIDs, rules: rules)
-        }
-        guard let paths = entry["paths"] else {
-            throw AssociationFileError(path, "has neither 'components' nor 'paths'")
-        }
-        let list = try AssociationFileError.strings(paths, at: "\(path).paths")
-        return Detail(appIDs: appIDs, rules: list.map(Self.legacy))
-    }
-
-    /// A legacy `paths` entry: the path alone, case-sensitive, `NOT ` excluding.
-    private static func legacy(_ text: String) -> Rule {
-        let excludes = text.hasPrefix("NOT ")
-        let pattern = excludes ? String(text.dropFirst(4)) : text
-        return Rule(path: [AssociationPattern(pattern)], excludes: excludes)
-    }
-
-    private static func component(
-        _ value: JSONValue,
-        defaults: Rule,
-        variables: [String: [[AssociationPattern.Token]]],
-        at path: String
-    ) throws(AssociationFileError) -> Rule {
-        guard value.objectMembers != nil else { throw AssociationFileError(path, "expected an object") }
-        var rule = try Self.defaults(value, over: defaults, at: path)
-        rule.path = try Self.patterns(value["/"], variables: variables, at: "\(path)./")
-        rule.fragment = try Self.patterns(value["#"], variables: variables, at: "\(path).#")
-        switch value["?"] {
-        case nil: rule.query = nil
-        case .string(let text)?: rule.query = .whole([AssociationPattern(text, variables: variables)])
-        case .object(let members)?:
-            var items: [(name: String, patterns: [AssociationPattern])] = []
-            for (name, pattern) in members {
-                guard let text = pattern.stringValue else {
-                    throw AssociationFileError("\(path).?.\(name)", "expected a string")
-                }
-                items.append((name, [AssociationPattern(text, variables: variables)]))
-            }
-            rule.query = .items(items)
-        case _?: throw AssociationFileError("\(path).?", "expected a string or an object of strings")
-        }
-        if let exclude = value["exclude"] {
-            guard case .bool(let flag) = exclude else {
-                throw AssociationFileError("\(path).exclude", "expected true or false")
-            }
-            rule.excludes = flag
-        }
-        return rule
-    }
-
-    private static func patterns(
-        _ value: JSONValue?,
-        variables: [String: [[AssociationPattern.Token]]],
-        at path: String
-    ) throws(AssociationFileError) -> [AssociationPattern]? {
-        guard let value else { return nil }
-        guard let text = value.stringValue else { throw AssociationFileError(path, "expected a string") }
-        return [AssociationPattern(text, variables: variables)]
-    }
-
-    /// `caseSensitive` and `percentEncoded` of `value` (a `defaults` object or a component) over `base`.
-    private static func defaults(
-        _ value: JSONValue?,
-        over base: Rule,
-        at path: String
-    ) throws(AssociationFileError) -> Rule {
-        var rule = base
-        guard let value else { return rule }
-        guard value.objectMembers != nil else { throw AssociationFileError(path, "expected an object") }
-        for (key, keyPath) in [("caseSensitive", \Rule.caseSensitive), ("percentEncoded", \Rule.percentEncoded)] {
-            guard let flag = value[key] else { continue }
-            guard case .bool(let on) = flag else {
-                throw AssociationFileError("\(path).\(key)", "expected true or false")
-            }
-            rule[keyPath: keyPath] = on
-        }
-        return rule
-    }
-
-    private static func variables(
-        _ value: JSONValue?,
-        at path: String
-    ) throws(AssociationFileError) -> [String: [String]] {
-        guard let value else { return [:] }
-        guard let members = value.objectMembers else { throw AssociationFileError(path, "expected an object") }
-        var variables: [String: [String]] = [:]
-        for (name, values) in members {
-            variables[name] = try AssociationFileError.strings(values, at: "\(path).\(name)")
-        }
-        return variables
+        if let members = details?.objectMembers { return members.map { ("\(path).\($0)", $0, $1) } }
+        throw AssociationFileError(path, "expected an array of entries (or an object of entries by app id)")
     }
 }

@@ -5,9 +5,10 @@ import LinkdRouting
 /// stepped around by writing the path another way.
 ///
 /// Percent-escapes of unreserved characters (letters, digits, `-`, `.`, `_`, `~`) and of `/` are decoded
-/// (`/%61ccount` is `/account`, `/account%2Fx` is `/account/x`); a run of slashes is one (`//account/x`); dot segments
-/// that decoding made are resolved as RFC 3986 §5.2.4 says (`/reset%2F..%2Fadmin` is `/admin`). Every other escape is
-/// left as written, for the rule's `percentEncoded` setting to decide. The app still gets the link as it was clicked.
+/// (`/%61ccount` is `/account`, `/account%2Fx` is `/account/x`); a run of slashes is one (`//account/x`), and slashes at
+/// the end do not count (`/buy/` is `/buy`, as Apple's matcher reads it); dot segments that decoding made are resolved
+/// as RFC 3986 §5.2.4 says (`/reset%2F..%2Fadmin` is `/admin`). Every other escape is left as written, for the rule's
+/// `percentEncoded` setting to decide. The app still gets the link as it was clicked.
 enum AssociationPath {
     /// `path` as its site means it.
     static func normalized(_ path: String) -> String {
@@ -36,13 +37,12 @@ enum AssociationPath {
             default: segments.append(segment)
             }
         }
-        let endsInFolder = decoded.last == UInt8(ascii: "/") && !segments.isEmpty
         var result: [UInt8] = []
         for segment in segments {
             result.append(UInt8(ascii: "/"))
             result += segment
         }
-        if result.isEmpty || endsInFolder { result.append(UInt8(ascii: "/")) }
+        if result.isEmpty { result.append(UInt8(ascii: "/")) }
         return String(decoding: result, as: UTF8.self)
     }
 
