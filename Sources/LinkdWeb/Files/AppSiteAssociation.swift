@@ -58,8 +58,9 @@ package struct AppSiteAssociation: Sendable, Equatable {
     /// The entries, first first: the first rule that matches a link decides.
     package var details: [Detail]
 
-    /// The parts of the file that could not be read, each left out with what holds it: an entry (with its rules), or
-    /// the query of a rule whose `?` object holds a value that is no string (the rule keeps its `/` and `#`).
+    /// The parts of the file that could not be read, each left out with what holds it: an entry (with its rules), a
+    /// substitution variable (with the entries that name it), or the query of a rule whose `?` object holds a value
+    /// that is no string (the rule keeps its `/` and `#`).
     package var warnings: [AssociationFileError] = []
 
     /// The steps its patterns take together (at most ``stepLimit``): what a click matches per character of the link
