@@ -15,11 +15,16 @@ enum WebCheck {
         await WebHostStatus.refresh(apps, cache: cache, now: now)
         var locations: [String: JSONLocations] = [:]
         return WebHostStatus.all(of: apps, cache: cache, now: now).flatMap { status -> [ConfigError] in
-            guard let file = apps.first(where: { $0.app == status.app })?.file else { return [] }
+            let leftOut = status.leftOut.map { part in
+                ("\(status.address) has a part that cannot be read, left out (the rest stands): \(part)", true)
+            }
+            let problems = leftOut + (verdictProblem(of: status).map { [$0] } ?? [])
+            // The app's file is read for the places to name only when there is something to say.
+            guard !problems.isEmpty, let file = apps.first(where: { $0.app == status.app })?.file else { return [] }
             let scanned =
                 locations[file] ?? JSONLocations(scanning: FileSystem.contents(of: file, limit: 1 << 20) ?? [])
             locations[file] = scanned
-            let report = { (problem: String, isWarning: Bool) in
+            return problems.map { problem, isWarning in
                 ConfigError(
                     file: file,
                     position: scanned.value(at: status.path),
@@ -28,10 +33,6 @@ enum WebCheck {
                     isWarning: isWarning
                 )
             }
-            let leftOut = status.leftOut.map { part in
-                report("\(status.address) has a part that cannot be read, left out (the rest stands): \(part)", true)
-            }
-            return leftOut + (verdictProblem(of: status).map { [report($0.problem, $0.isWarning)] } ?? [])
         }
     }
 
