@@ -35,6 +35,9 @@ package struct WebConfig: Sendable, Equatable {
     package var appleAppID: String?
     /// The Android package the site's assetlinks.json lets handle its links.
     package var androidPackage: String?
+    /// The signing-certificate fingerprints the app expects its site to list for ``androidPackage``; when there are
+    /// any, a statement of the site's assetlinks.json counts only when it lists one of them.
+    package var androidFingerprints: [String] = []
     /// A PEM file of certificates trusted, beside the system's, for the site's https.
     package var caFile: String?
     /// The proxy the files are fetched through; none by default.
@@ -57,6 +60,17 @@ package struct WebConfig: Sendable, Equatable {
         return team.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && !bundle.isEmpty
             && !bundle.hasPrefix(".") && !bundle.hasSuffix(".")
             && bundle.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
+    }
+
+    /// Whether `text` is a SHA-256 certificate fingerprint as assetlinks.json writes one: 32 bytes in upper-case hex,
+    /// separated by colons (`14:6D:E9:…:5E`).
+    package static func isFingerprint(_ text: String) -> Bool {
+        let bytes = text.split(separator: ":", omittingEmptySubsequences: false)
+        return bytes.count == 32
+            && bytes.allSatisfy { byte in
+                byte.utf8.count == 2
+                    && byte.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) }
+            }
     }
 
     /// Whether `name` is an Android package name: two or more dot-separated words, each a letter then letters,

@@ -88,7 +88,12 @@ package struct LinkResolver: Sendable {
     /// The app one of whose links' patterns `link` matches, whether or not it reads as that link's format (a bare
     /// `com.example.notes://reset`, as a backend's `redirect_to` names it, is the app's even with no token yet).
     package func claimingApp(of link: LinkURL) -> AppConfig? {
-        (try? router.route(link)).map { apps[$0.app] }
+        claim(of: link)?.app
+    }
+
+    /// The app and its link whose pattern `link` matches, as ``claimingApp(of:)`` finds them.
+    package func claim(of link: LinkURL) -> (app: AppConfig, link: LinkConfig)? {
+        (try? router.route(link)).map { (apps[$0.app], apps[$0.app].links[$0.link]) }
     }
 
     /// The resolution of `link`.

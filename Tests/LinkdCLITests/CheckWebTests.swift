@@ -136,6 +136,59 @@ import Testing
         )
     }
 
+    /// An assetlinks.json read as Google's tests read it: a statement that cannot be read, and an included file that
+    /// cannot be had, are warnings named by their JSON path and address; the app's statement, in the file it includes,
+    /// verifies it; the fingerprint the app expects must be listed.
+    @Test func anAssetLinksWithBrokenPartsAndAnIncludeVerifiesTheApp() throws {
+        #expect(try checkAssetLinks(expecting: Self.fingerprint).status == 0)
+        let other = String(repeating: "AB:", count: 31) + "AB"
+        let refused = try checkAssetLinks(expecting: other)
+        #expect(refused.status == 65, "\(refused)")
+        #expect(
+            refused.stdout.contains("assetlinks.json does not list com.example.web with a fingerprint the app expects")
+        )
+    }
+
+    static let fingerprint =
+        "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+
+    private func checkAssetLinks(expecting expected: String) throws -> LinkdProcess.Output {
+        let statement =
+            #"{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "#
+            + #""package_name": "com.example.web", "sha256_cert_fingerprints": ["\#(Self.fingerprint)"]}}"#
+        let port = Lock(0)  // the TLS proxy's, known once it runs
+        let web = #""androidPackage": "com.example.web", "androidFingerprints": ["\#(expected)"]"#
+        let site = try Site(web: web) { request in
+            let base = "https://127.0.0.1:\(port.withLock { $0 })"
+            return switch request.path {
+            case "/.well-known/assetlinks.json":
+                DoubleResponse(
+                    status: 200,
+                    body: Data(#"[{}, {"include": "\#(base)/a.json"}, {"include": "\#(base)/b.json"}]"#.utf8)
+                )
+            case "/a.json": DoubleResponse(status: 200, body: Data("[\(statement)]".utf8))
+            default: DoubleResponse(status: 404)
+            }
+        }
+        port.withLock { $0 = Int(site.proxy.port) }
+        let output = try site.check()
+        let address = "https://\(site.host)/.well-known/assetlinks.json"
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        guard expected == Self.fingerprint else { return output }
+        #expect(lines.last == "ok: 1 app, 1 link (2 warnings)", "\(output)")
+        let leftOut =
+            "$.web.androidFingerprints: warning: \(address) has a part that cannot be read, left out (the rest "
+            + "stands): "
+        #expect(
+            lines.dropLast().map { $0.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? $0 } == [
+                leftOut + "$[0].relation: expected an array; its statement is left out",
+                leftOut + "https://\(site.host)/b.json: HTTP 404; its statements are left out",
+            ],
+            "\(output)"
+        )
+        return output
+    }
+
     /// A file that could not be fetched again is used for a week, with a warning; one the site withdrew (a 4xx) is a
     /// problem at once.
     @Test func aStaleFileIsAWarningAndAWithdrawnOneAProblem() throws {

@@ -44,11 +44,39 @@ import Testing
         (#"{"androidPackage": "com.example.notes", "proxy": "http://p:3128/path"}"#, "$.web.proxy: expected a proxy"),
         (#"{"androidPackage": "com.example.notes", "appleAppID": "X"}"#, "$.web.appleAppID: unknown key; did you mean"),
         (#""com.example.notes""#, "$.web: expected an object"),
+        (
+            #"{"androidPackage": "com.example.notes", "androidFingerprints": []}"#,
+            "$.web.androidFingerprints: expected a"
+        ),
+        (
+            #"{"androidPackage": "com.example.notes", "androidFingerprints": ["\#(Self.fingerprint.lowercased())"]}"#,
+            "$.web.androidFingerprints[0]: '\(Self.fingerprint.lowercased())' is no SHA-256 fingerprint"
+        ),
+        (
+            #"{"androidPackage": "com.example.notes", "androidFingerprints": ["14:6D:E9"]}"#,
+            "$.web.androidFingerprints[0]: '14:6D:E9' is no SHA-256 fingerprint"
+        ),
+        (
+            #"{"appleAppId": "ABCDE12345.com.example.notes", "androidFingerprints": ["\#(Self.fingerprint)"]}"#,
+            "$.web.androidFingerprints: names the fingerprints of 'androidPackage', which is not set"
+        ),
     ])
     func aBadSectionIsNamedAndTheAppDoesNotLoad(_ web: String, _ problem: String) {
         let (app, errors) = decode(web)
         #expect(app == nil)
         #expect(errors.contains { $0.hasPrefix(problem) }, "\(errors)")
+    }
+
+    static let fingerprint =
+        "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+
+    /// The fingerprints an app expects its site to list for its Android package, in assetlinks.json's own form.
+    @Test func theExpectedFingerprintsAreRead() throws {
+        let (app, errors) = decode(
+            #"{"androidPackage": "com.example.notes", "androidFingerprints": ["\#(Self.fingerprint)"]}"#
+        )
+        #expect(errors.isEmpty)
+        #expect(try #require(app).web?.androidFingerprints == [Self.fingerprint])
     }
 
     @Test func aSectionForAnAppWithoutHttpsLinksIsReportedAndTheAppLoads() {

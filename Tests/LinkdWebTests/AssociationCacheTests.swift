@@ -48,6 +48,40 @@ import Testing
         #expect(cache.stored(.android, host: host, now: 1) == .missing("HTTP 404"))
     }
 
+    /// The files an assetlinks.json includes are kept with it, each read back as fetched (its bytes or why not); a
+    /// new fetch replaces them, and a refusal of the site withdraws them with the file, while an outage keeps them.
+    @Test func includedFilesAreKeptWithTheirFile() throws {
+        let cache = cache()
+        defer { try? FileManager.default.removeItem(atPath: cache.folder) }
+        let host = "droid.example.com"
+        let included = [
+            AssetLinks.Included(address: "https://a.example/x.json", result: .success(Array("[]".utf8))),
+            AssetLinks.Included(address: "https://b.example/y.json", result: .failure(AssociationFailure("HTTP 404"))),
+        ]
+        let fetch = AssociationFetch(bytes: Array("[]".utf8), path: AssociationFile.android.path, included: included)
+        try cache.record(fetch: .success(fetch), of: .android, host: host, now: 0)
+        #expect(cache.included(.android, host: host) == included)
+        try cache.record(.failure(AssociationFailure("HTTP 503")), of: .android, host: host, now: 2 * Self.day)
+        #expect(cache.included(.android, host: host) == included)
+        let fewer = AssociationFetch(
+            bytes: Array("[]".utf8),
+            path: AssociationFile.android.path,
+            included: [included[1]]
+        )
+        try cache.record(fetch: .success(fewer), of: .android, host: host, now: 3 * Self.day)
+        #expect(cache.included(.android, host: host) == [included[1]])
+        try cache.record(fetch: .success(fetch), of: .android, host: host, now: 4 * Self.day)
+        try cache.record(
+            .failure(AssociationFailure("HTTP 410", withdraws: true)),
+            of: .android,
+            host: host,
+            now: 5 * Self.day
+        )
+        #expect(cache.included(.android, host: host).isEmpty)
+        let names = try FileManager.default.contentsOfDirectory(atPath: cache.folder + "/" + host)
+        #expect(names == ["assetlinks.json.state"], "\(names)")
+    }
+
     @Test(arguments: ["127.0.0.1:8443", "Notes.Example.com", "../../escape", "a/b"])
     func everyFileIsPrivateAndInsideTheCacheFolder(_ host: String) throws {
         let cache = cache()

@@ -1,5 +1,6 @@
 import Foundation
 import LinkdSession
+import LinkdSystem
 import LinkdTestSupport
 import LinkdWeb
 import Testing
@@ -74,6 +75,39 @@ import Testing
         }
         #expect(failure.reason == reason)
         #expect(failure.withdraws == withdraws)
+    }
+
+    /// An assetlinks.json's `include` statements are followed by the same rules, one level deep: each included file
+    /// is fetched (an include of an included file is not), and one that fails is kept as its failure beside the rest.
+    @Test func anAssetLinksIncludesAreFetchedOneLevelDeep() async throws {
+        let statement = AssetLinksTests.statement("com.example.droid")
+        let ca = try TestCA.make()
+        let port = Lock(0)  // the TLS proxy's, known once it runs
+        let server = try TestHTTPServer { request in
+            let base = "https://127.0.0.1:\(port.withLock { $0 })"
+            return switch request.path {
+            case "/.well-known/assetlinks.json":
+                DoubleResponse(
+                    status: 200,
+                    body: Data(#"[{"include": "\#(base)/a.json"}, {"include": "\#(base)/gone.json"}]"#.utf8)
+                )
+            case "/a.json":
+                DoubleResponse(status: 200, body: Data(#"[\#(statement), {"include": "\#(base)/deeper.json"}]"#.utf8))
+            case "/deeper.json": DoubleResponse(status: 200, body: Data("[\(statement)]".utf8))
+            default: DoubleResponse(status: 404)
+            }
+        }
+        let proxy = try TLSProxy(forwardingTo: server.port, certificate: ca.serverCertificate, key: ca.serverKey)
+        port.withLock { $0 = Int(proxy.port) }
+        let result = await AssociationFetcher(caFile: ca.certificate).fetch(.android, host: "127.0.0.1:\(proxy.port)")
+        let fetch = try result.get()
+        let base = "https://127.0.0.1:\(proxy.port)"
+        #expect(fetch.included.map(\.address) == ["\(base)/a.json", "\(base)/gone.json"])
+        #expect(fetch.included.last?.result == .failure(AssociationFailure("HTTP 404", withdraws: true)))
+        #expect(server.requests.map(\.target) == ["/.well-known/assetlinks.json", "/a.json", "/gone.json"])
+        var links = try AssetLinks(parsing: fetch.bytes)
+        links.add(fetch.included)
+        #expect(links.lists("com.example.droid"))
     }
 
     @Test func aRedirectIsNotFollowed() async throws {

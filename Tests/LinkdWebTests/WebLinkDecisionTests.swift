@@ -27,12 +27,7 @@ import Testing
     static let aasa = Array(
         #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.notes", "paths": ["NOT /old/*", "/*"]}]}}"#.utf8
     )
-    static let assetlinks = Array(
-        #"""
-        [{"relation": ["delegate_permission/common.handle_all_urls"],
-          "target": {"namespace": "android_app", "package_name": "com.example.droid"}}]
-        """#.utf8
-    )
+    static let assetlinks = Array("[\(AssetLinksTests.statement("com.example.droid"))]".utf8)
     static let day = 86_400.0
 
     /// The apps, and a cache holding the notes site's AASA and the droid site's assetlinks, fetched at 0.
@@ -130,10 +125,7 @@ import Testing
         let aasa =
             #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.both"], "#
             + #""components": [{"/": "/account/*", "exclude": true}, {"/": "*"}]}]}}"#
-        let assetlinks = #"""
-            [{"relation": ["delegate_permission/common.handle_all_urls"],
-              "target": {"namespace": "android_app", "package_name": "com.example.both"}}]
-            """#
+        let assetlinks = "[\(AssetLinksTests.statement("com.example.both"))]"
         try cache.record(.success(Array(aasa.utf8)), of: .apple, host: "both.example.com", now: 0)
         try cache.record(.success(Array(assetlinks.utf8)), of: .android, host: "both.example.com", now: 0)
         let decision = WebLinkDecision.decide(try LinkURL(parsing: link), apps: [app], cache: cache, now: 60)
@@ -160,4 +152,84 @@ import Testing
         )
         #expect(admitted == .app("com.example.Both"))
     }
+
+    /// An app that names only its Android package: its site's assetlinks.json with the files it includes decides,
+    /// through a statement with a fingerprint the app expects (when it names any), narrowed by the statement's dynamic
+    /// rules; the browser's reason says which.
+    @Test(
+        arguments: [
+            // The host's own statement admits every link.
+            ("[\(AssetLinksTests.statement("com.example.droid"))]", [], "/x", nil),
+            // The statement is in an included file alone; an include that could not be had leaves it standing.
+            (#"[{"include": "https://i.example/a.json"}, {"include": "https://i.example/b.json"}]"#, [], "/x", nil),
+            // The app expects a fingerprint the statement does not list.
+            (
+                "[\(AssetLinksTests.statement("com.example.droid"))]", [AssetLinksTests.other], "/x",
+                "assetlinks.json does not list com.example.droid with a fingerprint of web.androidFingerprints"
+            ),
+            ("[\(AssetLinksTests.statement("com.example.droid"))]", [AssetLinksTests.fingerprint], "/x", nil),
+            // A statement without a well-formed fingerprint does not count.
+            (
+                "[\(AssetLinksTests.statement("com.example.droid", fingerprints: #"["14:6D"]"#))]", [], "/x",
+                "the file does not read"
+            ),
+            // Dynamic rules: an excluded path, an admitted one, and one no rule matches.
+            (
+                "[\(AssetLinksTests.statement("com.example.droid", Self.rules))]", [], "/account/x",
+                "assetlinks.json's rules exclude the link for com.example.droid"
+            ),
+            ("[\(AssetLinksTests.statement("com.example.droid", Self.rules))]", [], "/help/x", nil),
+            (
+                "[\(AssetLinksTests.statement("com.example.droid", Self.rules))]", [], "/buy",
+                "assetlinks.json's rules do not admit the link for com.example.droid"
+            ),
+        ] as [(String, [String], String, String?)]
+    )
+    func androidSitesDecideWithTheirIncludesFingerprintsAndRules(
+        _ file: String,
+        _ fingerprints: [String],
+        _ path: String,
+        _ reason: String?
+    ) throws {
+        let prints =
+            fingerprints.isEmpty ? "" : #", "androidFingerprints": ["\#(fingerprints.joined(separator: #"", ""#))"]"#
+        let text = #"""
+            {"app": "com.example.Droid", "web": {"androidPackage": "com.example.droid"\#(prints)},
+             "links": [{"match": "https://droid.example.com/{path...}", "action": "forward"}]}
+            """#
+        var decoder = AppConfigDecoder(file: "droid.json", programs: ProgramSearch(directories: []), actions: .linkd)
+        let decoded = decoder.decode(Array(text.utf8))
+        let app = try #require(decoded, "\(decoder.errors)")
+        let cache = AssociationCache(
+            folder: FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)").path
+        )
+        defer { try? FileManager.default.removeItem(atPath: cache.folder) }
+        let included = [
+            AssetLinks.Included(
+                address: "https://i.example/a.json",
+                result: .success(Array("[\(AssetLinksTests.statement("com.example.droid"))]".utf8))
+            ),
+            AssetLinks.Included(address: "https://i.example/b.json", result: .failure(AssociationFailure("HTTP 404"))),
+        ]
+        let fetch = AssociationFetch(
+            bytes: Array(file.utf8),
+            path: AssociationFile.android.path,
+            included: file.contains("include") ? included : []
+        )
+        try cache.record(fetch: .success(fetch), of: .android, host: "droid.example.com", now: 0)
+        let decision = WebLinkDecision.decide(
+            try LinkURL(parsing: "https://droid.example.com" + path),
+            apps: [app],
+            cache: cache,
+            now: 60
+        )
+        #expect(
+            decision
+                == (reason.map { .browser(.notVerified(app: "com.example.Droid", $0)) } ?? .app("com.example.Droid"))
+        )
+    }
+
+    static let rules =
+        #""relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": "#
+        + #"[{"/": "/account/*", "exclude": true}, {"/": "/help/*"}]}}, "#
 }

@@ -46,8 +46,9 @@ struct WebHostStatus: Equatable {
     /// Whether the file was fetched through the app's own CA file or proxy, and so verifies that app alone.
     var isOwnTrust = false
 
-    /// What a file's bytes say of an identity: whether they list it, and the parts left out; `nil`: no such file.
-    typealias Reading = @Sendable ([UInt8]) -> (lists: Bool, leftOut: [String])?
+    /// What a file's bytes (with the files it includes) say of an identity: whether they list it, and the parts left
+    /// out; `nil`: no such file.
+    typealias Reading = @Sendable ([UInt8], [AssetLinks.Included]) -> (lists: Bool, leftOut: [String])?
 
     /// The files `app` needs of each of its hosts: the identity, its JSON path, and how a file's bytes read for it.
     static func wanted(by web: WebConfig) -> [(file: AssociationFile, identity: String, path: String, read: Reading)] {
@@ -56,7 +57,7 @@ struct WebHostStatus: Equatable {
             wanted.append(
                 (
                     .apple, appID, "$.web.appleAppId",
-                    { bytes in
+                    { bytes, _ in
                         (try? AppSiteAssociation(parsing: bytes)).map { file in
                             (file.details.contains { $0.appIDs.contains(appID) }, file.warnings.map(\.description))
                         }
@@ -65,10 +66,16 @@ struct WebHostStatus: Equatable {
             )
         }
         if let package = web.androidPackage {
+            let fingerprints = web.androidFingerprints
+            let identity = package + (fingerprints.isEmpty ? "" : " with a fingerprint the app expects")
             wanted.append(
                 (
-                    .android, package, "$.web.androidPackage",
-                    { bytes in (try? AssetLinks(parsing: bytes)).map { ($0.handlesAllLinks(for: package), []) } }
+                    .android, identity, fingerprints.isEmpty ? "$.web.androidPackage" : "$.web.androidFingerprints",
+                    { bytes, included in
+                        guard var file = try? AssetLinks(parsing: bytes) else { return nil }
+                        file.add(included)
+                        return (file.lists(package, fingerprints: fingerprints), file.warnings.map(\.description))
+                    }
                 )
             )
         }
@@ -84,12 +91,13 @@ struct WebHostStatus: Equatable {
                 wanted(by: web).map { file, identity, path, read in
                     var reading: (lists: Bool, leftOut: [String])?
                     let verdict: Verdict
+                    let included = { cache.included(file, host: host, trust: trust) }
                     switch cache.stored(file, host: host, trust: trust, now: now) {
                     case .fresh(let bytes):
-                        reading = read(bytes)
+                        reading = read(bytes, included())
                         verdict = reading.map { $0.lists ? .verified : .notListed } ?? .unreadable
                     case .stale(let bytes, let failure):
-                        reading = read(bytes)
+                        reading = read(bytes, included())
                         verdict = reading.map { $0.lists ? .stale(failure) : .notListed } ?? .unreadable
                     case .missing(let why): verdict = .notFetched(why)
                     }

@@ -121,15 +121,54 @@ package struct AssociationCache: Sendable {
             state.fetched = now
             state.failure = nil
             state.path = fetch.path == file.path ? nil : fetch.path
+            removeIncluded(of: path, state: &state)
+            for (index, included) in fetch.included.enumerated() {
+                if case .success(let bytes) = included.result {
+                    try FileSystem.writeAtomically(bytes, to: "\(path).include.\(index)")
+                }
+                state.included.append(
+                    (
+                        included.address,
+                        { if case .failure(let failure) = $0 { failure.reason } else { nil } }(included.result)
+                    )
+                )
+            }
         case .failure(let failure):
             state.failure = failure.reason
             if failure.withdraws {
                 _ = FileSystem.remove(path)
+                removeIncluded(of: path, state: &state)
                 state.fetched = nil
                 state.path = nil
             }
         }
         try FileSystem.writeAtomically(Array(state.text.utf8), to: path + ".state")
+    }
+
+    /// The files the kept `file` of `host` (fetched with `trust`) includes, as they were fetched with it: each one's
+    /// bytes, or why it could not be had (an assetlinks.json's `include` statements).
+    package func included(
+        _ file: AssociationFile,
+        host: String,
+        trust: AssociationTrust? = nil
+    ) -> [AssetLinks.Included] {
+        let path = base(file, host: host, trust: trust)
+        return State(reading: path + ".state").included.enumerated().map { index, included in
+            if let failure = included.failure {
+                return AssetLinks.Included(address: included.address, result: .failure(AssociationFailure(failure)))
+            }
+            guard let bytes = FileSystem.contents(of: "\(path).include.\(index)", limit: file.sizeLimit) else {
+                let failure = AssociationFailure("no longer kept")
+                return AssetLinks.Included(address: included.address, result: .failure(failure))
+            }
+            return AssetLinks.Included(address: included.address, result: .success(bytes))
+        }
+    }
+
+    /// Removes the included files kept beside the file at `path`, and forgets them in its `state`.
+    private func removeIncluded(of path: String, state: inout State) {
+        for index in state.included.indices { _ = FileSystem.remove("\(path).include.\(index)") }
+        state.included = []
     }
 
     /// Fetches `file` of `host` with `trust` when it is due, and keeps what it gave.
@@ -140,16 +179,19 @@ package struct AssociationCache: Sendable {
         try? record(fetch: result, of: file, host: host, trust: trust, now: now)
     }
 
-    /// A file's `.state`: when it was last fetched, when a fetch was last tried, why that one failed, and the path
-    /// the kept file came from when it is not its `/.well-known/` one.
+    /// A file's `.state`: when it was last fetched, when a fetch was last tried, why that one failed, the path the
+    /// kept file came from when it is not its `/.well-known/` one, and the files it includes (`include=ADDRESS`, with
+    /// why one could not be had after a space; the bytes of the one at index N in `FILE.include.N`).
     struct State {
         var fetched: Double?
         var attempted: Double?
         var failure: String?
         var path: String?
+        var included: [(address: String, failure: String?)] = []
 
         init(reading path: String) {
-            let text = String(decoding: FileSystem.contents(of: path, limit: 8_192) ?? [], as: UTF8.self)
+            // Its includes' addresses take up to 10 × 2 KiB (``AssetLinks/includeLimit``, ``AssetLinks/addressLimit``).
+            let text = String(decoding: FileSystem.contents(of: path, limit: 65_536) ?? [], as: UTF8.self)
             for line in text.split(separator: "\n") {
                 guard let equals = line.firstIndex(of: "=") else { continue }
                 let value = String(line[line.index(after: equals)...])
@@ -158,6 +200,14 @@ package struct AssociationCache: Sendable {
                 case "attempted": attempted = Double(value)
                 case "failure": failure = value
                 case "path": self.path = value
+                case "include":
+                    let space = value.firstIndex(of: " ")
+                    included.append(
+                        (
+                            String(value[..<(space ?? value.endIndex)]),
+                            space.map { String(value[value.index(after: $0)...]) }
+                        )
+                    )
                 default: continue
                 }
             }
@@ -168,10 +218,15 @@ package struct AssociationCache: Sendable {
             if let fetched { lines.append("fetched=\(fetched)") }
             if let attempted { lines.append("attempted=\(attempted)") }
             if let path { lines.append("path=\(path)") }
-            if let failure {
-                lines.append("failure=" + failure.split(whereSeparator: \.isNewline).joined(separator: " "))
+            if let failure { lines.append("failure=" + Self.oneLine(failure)) }
+            for (address, failure) in included {
+                lines.append("include=" + address + (failure.map { " " + Self.oneLine($0) } ?? ""))
             }
             return lines.joined(separator: "\n") + "\n"
+        }
+
+        private static func oneLine(_ text: String) -> String {
+            text.split(whereSeparator: \.isNewline).joined(separator: " ")
         }
     }
 }

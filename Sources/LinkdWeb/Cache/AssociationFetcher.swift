@@ -21,13 +21,15 @@ package struct AssociationFetcher: Sendable {
 
     /// `file` on `host` (a host name, with `:port` when it is not 443), read as that file, and the path it was at; or
     /// why not. A path after the first (``AssociationFile/paths``) is tried only when the one before is not there (a
-    /// 404); when none has it, the failure names each.
+    /// 404); when none has it, the failure names each. The files an assetlinks.json includes are fetched with it, by
+    /// the same rules, each kept or failed alone.
     package func fetch(_ file: AssociationFile, host: String) async -> Result<AssociationFetch, AssociationFailure> {
         var reasons: [String] = []
         for (index, path) in file.paths.enumerated() {
-            let (result, status) = await fetch(file, host: host, path: path)
+            let (result, status) = await fetch(file, address: "https://" + host + path)
             switch result {
-            case .success(let bytes): return .success(AssociationFetch(bytes: bytes, path: path))
+            case .success(let bytes):
+                return .success(AssociationFetch(bytes: bytes, path: path, included: await included(by: bytes, file)))
             case .failure(let failure):
                 reasons.append(index == 0 ? failure.reason : "\(failure.reason) at \(path)")
                 guard status == 404, index + 1 < file.paths.count else {
@@ -40,11 +42,23 @@ package struct AssociationFetcher: Sendable {
         return .failure(AssociationFailure("no path to fetch it from"))
     }
 
-    /// `file` at `path` on `host`, and the HTTP status the site answered (`nil` when it did not).
+    /// The files the `include` statements of an assetlinks.json's `bytes` name, each fetched (one level deep).
+    private func included(by bytes: [UInt8], _ file: AssociationFile) async -> [AssetLinks.Included] {
+        guard file == .android, let links = try? AssetLinks(parsing: bytes) else { return [] }
+        var included: [AssetLinks.Included] = []
+        for include in links.includes {
+            let (result, _) = await fetch(file, address: include.address, isIncluded: true)
+            included.append(AssetLinks.Included(address: include.address, result: result))
+        }
+        return included
+    }
+
+    /// `file` at `address`, and the HTTP status the site answered (`nil` when it did not); `isIncluded`: a file an
+    /// assetlinks.json includes.
     private func fetch(
         _ file: AssociationFile,
-        host: String,
-        path: String
+        address: String,
+        isIncluded: Bool = false
     ) async -> (Result<[UInt8], AssociationFailure>, status: Int?) {
         let transport = CurlTransport(
             caFile: caFile,
@@ -55,7 +69,7 @@ package struct AssociationFetcher: Sendable {
         )
         let response: HTTPResponse
         do throws(TransportError) {
-            response = try await transport.send(HTTPRequest(method: "GET", url: "https://" + host + path))
+            response = try await transport.send(HTTPRequest(method: "GET", url: address))
         } catch {
             return (.failure(AssociationFailure(Self.reason(error))), nil)
         }
@@ -68,21 +82,24 @@ package struct AssociationFetcher: Sendable {
         case 500..<600: return (.failure(AssociationFailure("HTTP \(status)")), status)
         default: return (.failure(AssociationFailure("HTTP \(status)", withdraws: true)), status)
         }
-        if let problem = file.problem(in: response.body) {
+        if let problem = file.problem(in: response.body, isIncluded: isIncluded) {
             return (.failure(AssociationFailure("the file cannot be read: \(problem)", withdraws: true)), status)
         }
         return (.success(response.body), status)
     }
 }
 
-/// An association file fetched: its bytes, and the path on the host it was at.
+/// An association file fetched: its bytes, the path on the host it was at, and (for an assetlinks.json) the files its
+/// `include` statements name.
 package struct AssociationFetch: Sendable, Equatable {
     package let bytes: [UInt8]
     package let path: String
+    package let included: [AssetLinks.Included]
 
-    package init(bytes: [UInt8], path: String) {
+    package init(bytes: [UInt8], path: String, included: [AssetLinks.Included] = []) {
         self.bytes = bytes
         self.path = path
+        self.included = included
     }
 }
 

@@ -25,12 +25,12 @@ package enum AssociationFile: String, Sendable, CaseIterable {
         }
     }
 
-    /// Why `bytes` are no file of this kind; `nil` when they read.
-    package func problem(in bytes: [UInt8]) -> AssociationFileError? {
+    /// Why `bytes` are no file of this kind (`isIncluded`: a file an assetlinks.json includes); `nil` when they read.
+    package func problem(in bytes: [UInt8], isIncluded: Bool = false) -> AssociationFileError? {
         do throws(AssociationFileError) {
             switch self {
             case .apple: _ = try AppSiteAssociation(parsing: bytes)
-            case .android: _ = try AssetLinks(parsing: bytes)
+            case .android: _ = try AssetLinks(parsing: bytes, isIncluded: isIncluded)
             }
             return nil
         } catch {

@@ -16,19 +16,33 @@ extension AppSiteAssociation {
         decision(for: appID, path: link.pathname, query: link.query, fragment: link.fragment)
     }
 
+    /// What the file says of `link` for `appID`, and the JSON path of the rule that decided (`nil` when none did).
+    package func match(for appID: String, link: LinkURL) -> (decision: Decision, rule: String?) {
+        match(for: appID, path: link.pathname, query: link.query, fragment: link.fragment)
+    }
+
     /// What the file says of a link of `path`, `query` and `fragment` (as the link writes them, without `?` and `#`)
     /// for `appID`: the entries are read in order, and in each the rules in order; the first rule that matches
     /// decides. An entry's excluding rule keeps the link from that entry's apps alone; a later entry may still take
     /// it. The path is matched as its site means it (``AssociationPath``).
     package func decision(for appID: String, path: String, query: String?, fragment: String?) -> Decision {
+        match(for: appID, path: path, query: query, fragment: fragment).decision
+    }
+
+    private func match(
+        for appID: String,
+        path: String,
+        query: String?,
+        fragment: String?
+    ) -> (decision: Decision, rule: String?) {
         let parts = LinkParts(path: AssociationPath.normalized(path), query: query, fragment: fragment)
         for detail in details {
             guard let rule = detail.rules.first(where: { $0.matches(parts) }) else { continue }
             let isTheApps = detail.appIDs.contains(appID)
-            if !rule.excludes { return isTheApps ? .opens : .notListed }
-            if isTheApps { return .excluded }
+            if !rule.excludes { return (isTheApps ? .opens : .notListed, rule.source) }
+            if isTheApps { return (.excluded, rule.source) }
         }
-        return .notListed
+        return (.notListed, nil)
     }
 }
 
@@ -80,7 +94,8 @@ extension AppSiteAssociation.Rule {
                     caseSensitive ? text(other) == name : text(other).lowercased() == name.lowercased()
                 }
                 let values = items.filter { same($0.name) }.map(\.value)
-                // A missing item counts as "", and every item of the name must match.
+                // A missing item counts as "" (on Android it matches nothing), and every item of the name must match.
+                if values.isEmpty && !missingItemIsEmpty { return false }
                 guard (values.isEmpty ? [""] : values).allSatisfy({ fits(patterns, $0) }) else { return false }
             }
             return true

@@ -62,7 +62,7 @@ extension AppSiteAssociation {
                 // A legacy entry: the path alone, case-sensitive, `NOT ` excluding.
                 let excludes = text.hasPrefix("NOT ")
                 let pattern = try patterns(excludes ? String(text.dropFirst(4)) : text, at: "\(path).paths[\(index)]")
-                rules.append(Rule(path: pattern, excludes: excludes))
+                rules.append(Rule(path: pattern, excludes: excludes, source: "\(path).paths[\(index)]"))
             }
             return Detail(appIDs: appIDs, rules: rules)
         }
@@ -105,6 +105,7 @@ extension AppSiteAssociation {
                 rule.fragment = [try pattern(text, at: "\(path).#")]
             }
             if let query = value["?"] { rule.query = try self.query(query, at: "\(path).?") }
+            rule.source = path
             return rule
         }
 

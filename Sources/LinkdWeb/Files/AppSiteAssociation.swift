@@ -24,6 +24,11 @@ package struct AppSiteAssociation: Sendable, Equatable {
         var excludes = false
         var caseSensitive = true
         var percentEncoded = true
+        /// Whether an item its `?` object names that the link lacks counts as `""` (Apple's reading); an Android
+        /// dynamic rule asks for the item itself.
+        var missingItemIsEmpty = true
+        /// Its JSON path in the file (`$.applinks.details[0].components[1]`), for saying which rule decided.
+        var source = ""
 
         /// The steps of its patterns (``AssociationPattern/cost``).
         var cost: Int {

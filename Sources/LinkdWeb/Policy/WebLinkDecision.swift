@@ -1,4 +1,5 @@
 package import LinkdConfig
+import LinkdFormats
 package import LinkdRouting
 import LinkdSession
 
@@ -8,7 +9,8 @@ import LinkdSession
 ///
 /// An `https` link is the app's when one of the app's links matches it, the app's `web` section names its identity,
 /// and the host's cached association file admits the link for that identity (its apple-app-site-association, or its
-/// assetlinks.json, which admits the whole host). The emailed link of an app's own backend
+/// assetlinks.json with the files it includes: the whole host, or the links its dynamic rules admit, through a
+/// statement with a fingerprint the app expects when its `web.androidFingerprints` names any). The emailed link of an app's own backend
 /// (`https://PROJECT.supabase.co/auth/v1/verify?…`) is that app's too when its `redirect_to` is one of the app's
 /// links; with another (the project's website) it is the browser's, and nothing asks the backend about it.
 package enum WebLinkDecision: Equatable {
@@ -36,16 +38,35 @@ package enum WebLinkDecision: Equatable {
         cache: AssociationCache,
         now: Double
     ) -> WebLinkDecision {
-        guard link.scheme == "https" else { return .browser(.notHTTPS) }
+        explain(link, apps: apps, cache: cache, now: now).decision
+    }
+
+    /// Where `link` goes (as ``decide(_:apps:cache:now:)``), and why in words: the backend whose emailed link it is,
+    /// or the host's file and the rule that decided (its JSON path), or why the browser.
+    package static func explain(
+        _ link: LinkURL,
+        apps: [AppConfig],
+        cache: AssociationCache,
+        now: Double
+    ) -> (decision: WebLinkDecision, why: String) {
+        guard link.scheme == "https" else { return (.browser(.notHTTPS), "only an https link can open an app") }
         let resolver = LinkResolver(apps: apps, fallbackToBuiltIns: false)
-        if let emailing = resolver.emailingApp(of: link) { return .app(emailing.app.app) }
-        guard let resolution = try? resolver.resolve(link), let app = resolution.app else {
-            return .browser(.unclaimed)
+        if let (app, backend) = resolver.emailingApp(of: link) {
+            let why = "the emailed link of \(app.app)'s backend \(backend.url.hostname), whose redirect_to is its link"
+            return (.app(app.app), why)
         }
-        guard let web = app.web else { return .browser(.noWebSection(app: app.app)) }
+        guard let resolution = try? resolver.resolve(link), let app = resolution.app else {
+            return (.browser(.unclaimed), "no app claims the link")
+        }
+        guard let web = app.web else {
+            return (.browser(.noWebSection(app: app.app)), "\(app.app) claims it but has no web section")
+        }
         let trust = AssociationTrust(app: app.app, caFile: web.caFile, proxy: web.proxy)
-        var reasons: [String] = []
+        let host = link.authority
+        // Why not, for the decision; and with the rule that decided, for the words.
+        var (reasons, whys) = ([String](), [String]())
         var isExcluded = false
+        var decidedBy: String?
         if let appID = web.appleAppID {
             switch verdict(
                 of: .apple,
@@ -55,7 +76,9 @@ package enum WebLinkDecision: Equatable {
                 now: now,
                 { bytes in
                     guard let file = try? AppSiteAssociation(parsing: bytes) else { return "the file does not read" }
-                    switch file.decision(for: appID, link: link) {
+                    let match = file.match(for: appID, link: link)
+                    decidedBy = match.rule
+                    switch match.decision {
                     case .opens: return nil
                     case .excluded:
                         isExcluded = true
@@ -64,14 +87,21 @@ package enum WebLinkDecision: Equatable {
                     }
                 }
             ) {
-            case nil: return .app(app.app)
-            case let reason?: reasons.append(reason)
+            case nil:
+                let file = "\(host)'s apple-app-site-association (\(cache.source(.apple, host: host, trust: trust)))"
+                return (.app(app.app), "\(file) admits it for \(appID) by \(decidedBy ?? "a rule")")
+            case let reason?:
+                reasons.append(reason)
+                whys.append(reason + (decidedBy.map { " (by \($0))" } ?? ""))
             }
         }
-        // A path the site's apple-app-site-association keeps from the app stays the web's: its assetlinks.json, which
-        // admits the whole host, never overrides that.
-        if isExcluded { return .browser(.notVerified(app: app.app, reasons.joined(separator: "; "))) }
+        // A path the site's apple-app-site-association keeps from the app stays the web's: its assetlinks.json never
+        // overrides that.
+        if isExcluded {
+            return (.browser(.notVerified(app: app.app, reasons[0])), "\(app.app) claims it, but " + whys[0])
+        }
         if let package = web.androidPackage {
+            decidedBy = nil
             switch verdict(
                 of: .android,
                 link: link,
@@ -79,15 +109,34 @@ package enum WebLinkDecision: Equatable {
                 trust: trust,
                 now: now,
                 { bytes in
-                    guard let file = try? AssetLinks(parsing: bytes) else { return "the file does not read" }
-                    return file.handlesAllLinks(for: package) ? nil : "assetlinks.json does not list \(package)"
+                    guard var file = try? AssetLinks(parsing: bytes) else { return "the file does not read" }
+                    file.add(cache.included(.android, host: host, trust: trust))
+                    let fingerprints = web.androidFingerprints
+                    let match = file.match(for: package, fingerprints: fingerprints, link: link)
+                    decidedBy = match.rule
+                    switch match.decision {
+                    case .opens: return nil
+                    case .excluded: return "assetlinks.json's rules exclude the link for \(package)"
+                    case .notListed:
+                        guard file.lists(package, fingerprints: fingerprints) else {
+                            let with = fingerprints.isEmpty ? "" : " with a fingerprint of web.androidFingerprints"
+                            return "assetlinks.json does not list \(package)\(with)"
+                        }
+                        return "assetlinks.json's rules do not admit the link for \(package)"
+                    }
                 }
             ) {
-            case nil: return .app(app.app)
-            case let reason?: reasons.append(reason)
+            case nil:
+                return (
+                    .app(app.app), "\(host)'s assetlinks.json admits it for \(package) by \(decidedBy ?? "a statement")"
+                )
+            case let reason?:
+                reasons.append(reason)
+                whys.append(reason + (decidedBy.map { " (by \($0))" } ?? ""))
             }
         }
-        return .browser(.notVerified(app: app.app, reasons.joined(separator: "; ")))
+        let why = "\(app.app) claims it, but " + whys.joined(separator: "; ")
+        return (.browser(.notVerified(app: app.app, reasons.joined(separator: "; "))), why)
     }
 
     /// `nil` when the cached `file` of the link's host admits it (`check` says so of its bytes), else why not.
@@ -99,10 +148,14 @@ package enum WebLinkDecision: Equatable {
         now: Double,
         _ check: ([UInt8]) -> String?
     ) -> String? {
-        let host = link.hostname + (link.port.map { ":\($0)" } ?? "")
-        switch cache.stored(file, host: host, trust: trust, now: now) {
+        switch cache.stored(file, host: link.authority, trust: trust, now: now) {
         case .fresh(let bytes), .stale(let bytes, _): return check(bytes)
         case .missing(let why): return "\(file.rawValue): \(why)"
         }
     }
+}
+
+extension LinkURL {
+    /// The host as the association cache names it: with its port when it has one.
+    var authority: String { hostname + (port.map { ":\($0)" } ?? "") }
 }

@@ -74,18 +74,36 @@ extension WebStep {
         // to the wrapper; the browser gets the link as it was clicked, wrapper and all.
         let inner = LinkWrapper.unwrap(link)
         if inner == nil, !context.mayBeClaimed(link) { return .browser(text, recordsPass: true) }
-        // A wrapper is opened only to an https link, which must then be an app's as any web link: one that wraps a
-        // custom scheme (a forged `google.com/url?q=myapp://…`, an app's program run with no question, disguised as
-        // google.com) goes to the browser as clicked, which asks before it opens an app.
         if let inner, inner.scheme != "https" { return .browser(text, recordsPass: true) }
         let apps = context.loadApps()
-        let target = inner ?? link
         let toApp = WebStep.app(inner?.href ?? text, clicked: text)
         let cache = AssociationCache(folder: context.directories.cacheHome + "/linkd/associations")
-        switch WebLinkDecision.decide(target, apps: apps, cache: cache, now: now) {
+        switch explain(bytes, apps: apps, cache: cache, now: now).decision {
         case .browser: return .browser(text, recordsPass: true)
         case .app: return toApp
         }
+    }
+
+    /// Where a click of `bytes` goes after the loop rule, from `apps` and the files of `cache` at `now`, and why in
+    /// words (``WebLinkDecision/explain(_:apps:cache:now:)``): what `linkd route --web` says.
+    package static func explain(
+        _ bytes: [UInt8],
+        apps: [AppConfig],
+        cache: AssociationCache,
+        now: Double
+    ) -> (decision: WebLinkDecision, why: String) {
+        guard let link = try? LinkURL(parsing: bytes) else {
+            return (.browser(.unclaimed), "it is no link linkd can read, so no app's")
+        }
+        let inner = LinkWrapper.unwrap(link)
+        // A wrapper is opened only to an https link, which must then be an app's as any web link: one that wraps a
+        // custom scheme (a forged `google.com/url?q=myapp://…`, an app's program run with no question, disguised as
+        // google.com) goes to the browser as clicked, which asks before it opens an app.
+        if let inner, inner.scheme != "https" {
+            return (.browser(.notHTTPS), "a mail scanner's wrapper of a link that is no https one opens as clicked")
+        }
+        let (decision, why) = WebLinkDecision.explain(inner ?? link, apps: apps, cache: cache, now: now)
+        return (decision, inner == nil ? why : "the link inside a mail scanner's wrapper: " + why)
     }
 }
 
