@@ -59,6 +59,40 @@ struct RouteOutput {
         text += "  route:  \(DisplayText.sanitize(resolution.route.id))\n"
         text += "  app:    \(resolution.app.map { DisplayText.sanitize($0.app) } ?? "(built-in formats)")\n"
         text += "  action: \(resolution.link.map { $0.action.settings.summary } ?? "none (no app claims the link)")\n"
+        return text + fieldLines(resolution)
+    }
+
+    /// The emailed link of an app's own backend as text: the route that reads it (when one does), the app, and the
+    /// action of the link it leads to, which runs.
+    func text(_ emailed: EmailedRoute, routed: Resolution?, input: String, wrapper: LinkWrapper? = nil) -> String {
+        var text = DisplayText.sanitize(shownInput(input, routed)) + "\n"
+        if let wrapper { text += "  in:     \(wrapper.rawValue): the link inside is routed, the wrapper never asked\n" }
+        if let routed { text += "  route:  \(DisplayText.sanitize(routed.route.id))\n" }
+        text += "  app:    \(DisplayText.sanitize(emailed.app.app))\n"
+        let action = emailed.target.action.settings.summary
+        let backend = DisplayText.sanitize(emailed.backendHost)
+        text +=
+            "  action: \(action), on the link its backend \(backend) leads to (an emailed link of the app's backend)\n"
+        return text + (routed.map(fieldLines) ?? "")
+    }
+
+    /// The emailed link of an app's own backend as one JSON line: as a resolution, with its app, the action of the
+    /// link it leads to and `"emailedBy"`, the backend's host.
+    func json(_ emailed: EmailedRoute, routed: Resolution?, input: String, wrapper: LinkWrapper? = nil) -> String {
+        var members: [(String, JSONValue)] = [("input", .string(shownInput(input, routed)))]
+        if let wrapper { members.append(("wrapper", .string(wrapper.rawValue))) }
+        members += [
+            ("route", routed.map { .string($0.route.id) } ?? .null), ("app", .string(emailed.app.app)),
+            ("action", emailed.target.action.settings.json),
+            ("fields", .object((routed?.route.fields).map { $0.map { ($0.name, value($0.value)) } } ?? [])),
+            ("emailedBy", .string(emailed.backendHost)),
+        ]
+        return JSONValue.object(members).serialized + "\n"
+    }
+
+    /// The route's fields, and its token's owner and expiry, one per line.
+    private func fieldLines(_ resolution: Resolution) -> String {
+        var text = ""
         let width = (resolution.route.fields.map(\.name.count).max() ?? 0) + 2
         if !resolution.route.fields.names.isEmpty { text += "  fields:\n" }
         for field in resolution.route.fields {

@@ -9,7 +9,7 @@ import Testing
     static let usages = [
         "open": "linkd open [--json] [--password-stdin] [--code-stdin] [--web] <url> ...",
         "parse": "linkd parse [--json] [--reveal] <url> ...",
-        "route": "linkd route [--json] [--reveal] [--config <dir>] <url> ...",
+        "route": "linkd route [--json] [--reveal] [--web] [--config <dir>] <url> ...",
         "check": "linkd check [--json] [--config <dir>]",
         "register": "linkd register [--web | [--system] [<scheme> ...]]",
         "unregister": "linkd unregister [--web | [--system] [<scheme> ...]]",

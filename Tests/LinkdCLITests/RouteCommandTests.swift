@@ -210,9 +210,70 @@ import Testing
         let output = try LinkdProcess.run(["route", "myapp://x", "--config"])
         #expect(
             output.stderr.hasPrefix(
-                "Error: missing value for '--config'\nUsage: linkd route [--json] [--reveal] [--config <dir>] <url> ...\n"
+                "Error: missing value for '--config'\nUsage: linkd route [--json] [--reveal] [--web] [--config <dir>] <url> ...\n"
             )
         )
         #expect(output.status == 64)
+    }
+
+    /// The emailed link of an app's own backend is that app's, as `linkd open` takes it: route names the app and the
+    /// action of its link the `redirect_to` names; one whose `redirect_to` is the project's website is no app's.
+    @Test func theEmailedLinkOfAnAppsOwnBackendIsThatApps() throws {
+        let notes = #"""
+            { "app": "com.example.Notes",
+              "links": [ { "match": "com.example.notes://reset", "format": "supabase", "action": "reset" } ],
+              "backend": { "kind": "supabase", "url": "https://abcd.supabase.co", "apiKey": "anon" } }
+            """#
+        let verify = "https://abcd.supabase.co/auth/v1/verify?token=pkce_\(Self.canary)&type=recovery&redirect_to="
+        let (_, text) = try route(config: ["notes.json": notes], [verify + "com.example.notes://reset"])
+        #expect(
+            text.stdout == """
+                \(verify.replacingOccurrences(of: "pkce_" + Self.canary, with: "<redacted>"))com.example.notes://reset
+                  app:    com.example.Notes
+                  action: reset, on the link its backend abcd.supabase.co leads to (an emailed link of the app's backend)
+
+                """,
+            "\(text)"
+        )
+        #expect(text.status == 0)
+        let (_, json) = try route(config: ["notes.json": notes], ["--json", verify + "com.example.notes://reset"])
+        #expect(
+            json.stdout.contains(
+                #""app": "com.example.Notes", "action": "reset", "fields": {}, "emailedBy": "abcd.supabase.co"}"#
+            )
+        )
+        #expect(!json.stdout.contains(Self.canary) && !text.stdout.contains(Self.canary))
+        let (_, site) = try route(config: ["notes.json": notes], [verify + "https://notes.example.com/welcome"])
+        #expect(site.status == 1, "\(site)")
+        #expect(site.stdout.isEmpty)
+    }
+
+    /// `--web` decides as a click does, from the cache alone: a link an app claims whose site's file was never fetched
+    /// opens in the browser, and route says why; exit 1.
+    @Test func webSaysWhereAClickGoesAndWhy() throws {
+        let app = #"""
+            {"app": "com.example.Web", "web": {"appleAppId": "ABCDE12345.com.example.web"},
+             "links": [{"match": "https://web.example.com/open/{id}", "action": "forward"}]}
+            """#
+        let (_, output) = try route(
+            config: ["web.json": app],
+            ["--web", "https://web.example.com/open/1?t=\(Self.canary)"]
+        )
+        #expect(
+            output.stdout == """
+                https://web.example.com/open/1?t=\(Self.canary)
+                  click:  opens the browser
+                  why:    com.example.Web claims it, but apple-app-site-association: not fetched yet
+
+                """,
+            "\(output)"
+        )
+        #expect(output.status == 1)
+        let (_, json) = try route(config: ["web.json": app], ["--web", "--json", "http://web.example.com/open/1"])
+        #expect(
+            json.stdout
+                == #"{"input": "http://web.example.com/open/1", "opens": "browser", "app": null, "why": "only an https link can open an app"}"#
+                + "\n"
+        )
     }
 }
