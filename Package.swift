@@ -149,6 +149,7 @@ let package = Package(
                 "LinkdWeb", "LinkdRouting", "LinkdConfig", "LinkdSession", "LinkdSystem", "LinkdTestSupport",
                 "LinkdTesting",
             ],
+            exclude: ["Fixtures"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

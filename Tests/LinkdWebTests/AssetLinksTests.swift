@@ -61,6 +61,38 @@ import Testing
         #expect(warning.problem.hasSuffix("its statement is left out"))
     }
 
+    /// Compatibility tests 2101–2125, transcribed onto an app's statement (theirs name web sites, which linkd does not
+    /// ask about): a relation is `KIND/DETAIL` of lower-case letters, digits, `_` and `.`; a statement with any other
+    /// relation string cannot be read, whatever else it lists. 2004: an include statement has nothing else.
+    @Test(arguments: [
+        "", "delegate_permission/*", "INVALID_KIND/write_on_the_walls", "/write_on_the_walls", "/",
+        "write_on_the_walls",
+        "delegate_permission", "delegate_permission/write_on_the_walls/foo", "delegate_permission,write_on_the_walls",
+        "delegate_permission/", "delegate_permission/write on the walls", "delegate_permission/write+on+the+walls",
+        "delegate_permission/write_on_the_walls!", "delegate_permission/write_on_the_WALLS",
+        "delegate_permission/write_on_the_walls ", " delegate_permission/write_on_the_walls",
+        "delegate_permission / write_on_the_walls",
+    ])
+    func aStatementWithAMalformedRelationIsLeftOut(_ relation: String) throws {
+        let statement = Self.statement("com.example.notes").replacingOccurrences(
+            of: #"["delegate_permission/common.handle_all_urls"]"#,
+            with: #"["delegate_permission/common.handle_all_urls", "\#(relation)"]"#
+        )
+        let links = try read(statement, Self.statement("com.example.other"))
+        #expect(!links.lists("com.example.notes"))
+        #expect(links.warnings.map(\.path) == ["$[0].relation[1]"])
+        let fine = try read(
+            Self.statement("com.example.notes").replacingOccurrences(
+                of: #"["delegate_permission/common.handle_all_urls"]"#,
+                with: #"["delegate_permission/common.handle_all_urls", "navigate/org.example.yellow_brick_road2"]"#
+            )
+        )
+        #expect(fine.lists("com.example.notes") && fine.warnings.isEmpty)
+        let include = #"{"include": "https://h.example/a.json", "relation": [], "target": {}}"#
+        let mixed = try read(include, Self.statement("com.example.notes"))
+        #expect(mixed.includes.isEmpty && mixed.warnings.map(\.path) == ["$[0]"])
+    }
+
     /// Compatibility tests: `sha256_cert_fingerprints` missing, empty, `[""]`, or not 32 colon-separated upper-case
     /// hex bytes makes the statement invalid — the host does not verify the app.
     @Test(arguments: [

@@ -66,6 +66,9 @@ extension AssetLinks {
         guard value.objectMembers != nil else { throw AssociationFileError(path, "expected an object") }
         if let include = value["include"] {
             let at = "\(path).include"
+            guard value["relation"] == nil, value["target"] == nil else {
+                throw AssociationFileError(path, "an include statement has no relation or target of its own")
+            }
             guard let address = include.stringValue else { throw AssociationFileError(at, "expected a string") }
             guard address.utf8.count <= Self.addressLimit, address.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
                 let url = try? LinkURL(parsing: address), url.scheme == "https", !url.hostname.isEmpty
@@ -82,12 +85,18 @@ extension AssetLinks {
             } else if includes.count == Self.includeLimit {
                 warnings.append(AssociationFileError(at, "not followed: a file's first \(Self.includeLimit) are"))
             } else {
-                includes.append(Include(address: address, path: at))
+                includes.append(Include(address: url.href, path: at))
             }
             return
         }
         guard let relations = value["relation"]?.arrayElements else {
             throw AssociationFileError("\(path).relation", "expected an array")
+        }
+        for (index, relation) in relations.enumerated() where !Self.isRelation(relation.stringValue) {
+            throw AssociationFileError(
+                "\(path).relation[\(index)]",
+                "expected a relation such as 'delegate_permission/common.handle_all_urls' (lower-case KIND/DETAIL)"
+            )
         }
         guard let target = value["target"], target.objectMembers != nil else {
             throw AssociationFileError("\(path).target", "expected an object")
@@ -99,9 +108,27 @@ extension AssetLinks {
         guard let name = target["package_name"]?.stringValue, !name.isEmpty else {
             throw AssociationFileError("\(path).target.package_name", "expected a non-empty string")
         }
+        guard WebConfig.isAndroidPackage(name) else {
+            throw AssociationFileError("\(path).target.package_name", "'\(name)' is not an Android package name")
+        }
         let fingerprints = try fingerprints(target["sha256_cert_fingerprints"], at: "\(path).target")
         let rules = try dynamicRules(value["relation_extensions"], at: "\(path).relation_extensions")
         statements.append(Statement(package: name, fingerprints: fingerprints, rules: rules, source: path))
+    }
+
+    /// Whether `text` is a relation as Digital Asset Links writes one: `KIND/DETAIL`, each of lower-case letters,
+    /// digits, `_` and `.` (`delegate_permission/common.handle_all_urls`).
+    static func isRelation(_ text: String?) -> Bool {
+        guard let parts = text?.split(separator: "/", omittingEmptySubsequences: false), parts.count == 2 else {
+            return false
+        }
+        return parts.allSatisfy { part in
+            // a-z, 0-9, `_`, `.`
+            !part.isEmpty
+                && part.utf8.allSatisfy {
+                    (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F || $0 == 0x2E
+                }
+        }
     }
 
     /// The well-formed fingerprints of `sha256_cert_fingerprints`; one that is not is named in ``warnings``.
