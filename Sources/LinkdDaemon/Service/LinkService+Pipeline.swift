@@ -18,7 +18,7 @@ extension LinkService {
         let plan: A.Plan
         switch await action.plan(link, client: client, context: context) {
         case .success(let made): plan = made
-        case .failure(let failure): return await refuse(failure, link, joined: A.joinsRepeats)
+        case .failure(let failure): return refuse(failure, link, joined: A.joinsRepeats)
         }
         let response = await admitAndRun(action, plan, link, client: client)
         await action.answered(plan, link: link, with: response)
@@ -34,19 +34,19 @@ extension LinkService {
         let admission = action.admission(plan, link: link)
         if admission.takesProgramSlot, await !slots.take() {
             // Cancelled while it waited: the daemon's stop ran out of time, and nothing was done with the link.
-            if Task.isCancelled { return await refuse(.daemonStopping, link, joined: A.joinsRepeats) }
+            if Task.isCancelled { return refuse(.daemonStopping, link, joined: A.joinsRepeats) }
             log.warning(
                 "a link for \(link.appName) was refused: \(slots.limit) programs are running",
                 [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id)]
             )
-            return await refuse(.tooManyPrograms(limit: slots.limit), link, joined: A.joinsRepeats)
+            return refuse(.tooManyPrograms(limit: slots.limit), link, joined: A.joinsRepeats)
         }
         let entry: Spool.Entry
         do throws(WireProtocol.Failure) {
             entry = try context.record(link.url, kind: admission.kind)
         } catch {
             if admission.takesProgramSlot { slots.give() }
-            return await refuse(error, link, joined: A.joinsRepeats)
+            return refuse(error, link, joined: A.joinsRepeats)
         }
         log.info(
             "link \(entry.shortID) accepted for \(link.appName): \(link.route.id)",
@@ -146,7 +146,7 @@ extension LinkService {
         _ failure: WireProtocol.Failure,
         _ link: ClaimedLink,
         joined: Bool
-    ) async -> WireProtocol.Response {
+    ) -> WireProtocol.Response {
         log.info(
             "refused a link at \(link.appName): \(failure.reason)",
             [("LINKD_APP", link.appName), ("LINKD_ROUTE", link.route.id), ("LINKD_REASON", failure.reason.rawValue)],
