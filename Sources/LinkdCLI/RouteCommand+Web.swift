@@ -36,7 +36,12 @@ extension RouteCommand {
         for bytes in LinkInput(arguments: urls, console: console) {
             let input = String(decoding: bytes, as: UTF8.self)
             let shown = reveal ? input : LinkRedactor.redact(input)
-            let (decision, why) = WebStep.explain(bytes, apps: apps, cache: cache, now: now)
+            let (decision, why) =
+                if let link = try? LinkURL(parsing: bytes) {
+                    WebStep.explain(link, apps: apps, cache: cache, now: now)
+                } else {
+                    (WebLinkDecision.browser(.unclaimed), "it is no link linkd can read, so no app's")
+                }
             let app: String?
             switch decision {
             case .app(let name): app = name

@@ -6,7 +6,7 @@ import Testing
 @Suite(.ownThread) struct OptionParsingTests {
     static let usages = [
         "parse": "linkd parse [--json] [--reveal] <url> ...",
-        "route": "linkd route [--json] [--reveal] [--config <dir>] <url> ...",
+        "route": "linkd route [--json] [--reveal] [--web] [--config <dir>] <url> ...",
         "daemon": "linkd daemon [--socket <path>] [--idle-exit <seconds>]",
         "reset": "linkd reset (request | --code [--code-stdin]) --app <name> --email <address> [--password-stdin]",
         "status": "linkd status [--json]",

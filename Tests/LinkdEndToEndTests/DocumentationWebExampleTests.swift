@@ -6,7 +6,7 @@ import Testing
 /// desktop whose browser is Firefox ESR, with the example app of `share/examples/apps.d` given the `web` section the
 /// guide names (`ABCDE12345.com.example.notes`) and its `https` link on a real HTTPS server of the tests that serves
 /// an apple-app-site-association listing it; each prints what the guide shows, the server's host read as the
-/// guide's `notes.example.com`.
+/// guide's `notes.example.com` (and the guide's host given to a command as the server's).
 @Suite(.ownThread) struct DocumentationWebExampleTests {
     static let appID = "ABCDE12345.com.example.notes"
 
@@ -40,7 +40,11 @@ import Testing
                 defer { try? FileManager.default.removeItem(at: web.world.root) }
                 for step in block {
                     #expect(step.words.first == "linkd")
-                    let result = try web.linkd(Array(step.words.dropFirst()))
+                    // The guide's host in a command is the server's.
+                    let arguments = step.words.dropFirst().map {
+                        $0.replacingOccurrences(of: "notes.example.com", with: web.host)
+                    }
+                    let result = try web.linkd(arguments)
                     // The guide's site has a certificate a public CA signed; this one's is the test CA's, which the
                     // world's app trusts through its own caFile, and so is verified for that app alone.
                     let printed = result.stdout.replacingOccurrences(of: web.host, with: "notes.example.com")

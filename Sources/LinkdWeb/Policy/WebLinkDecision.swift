@@ -62,95 +62,102 @@ package enum WebLinkDecision: Equatable {
             return (.browser(.noWebSection(app: app.app)), "\(app.app) claims it but has no web section")
         }
         let trust = AssociationTrust(app: app.app, caFile: web.caFile, proxy: web.proxy)
-        let host = link.authority
+        let site = Site(link: link, cache: cache, trust: trust, now: now)
         // Why not, for the decision; and with the rule that decided, for the words.
         var (reasons, whys) = ([String](), [String]())
-        var isExcluded = false
-        var decidedBy: String?
         if let appID = web.appleAppID {
-            switch verdict(
-                of: .apple,
-                link: link,
-                cache: cache,
-                trust: trust,
-                now: now,
-                { bytes in
-                    guard let file = try? AppSiteAssociation(parsing: bytes) else { return "the file does not read" }
-                    let match = file.match(for: appID, link: link)
-                    decidedBy = match.rule
-                    switch match.decision {
-                    case .opens: return nil
-                    case .excluded:
-                        isExcluded = true
-                        return "apple-app-site-association excludes the link for \(appID)"
-                    case .notListed: return "apple-app-site-association does not list the link for \(appID)"
-                    }
-                }
-            ) {
-            case nil:
-                let file = "\(host)'s apple-app-site-association (\(cache.source(.apple, host: host, trust: trust)))"
-                return (.app(app.app), "\(file) admits it for \(appID) by \(decidedBy ?? "a rule")")
-            case let reason?:
-                reasons.append(reason)
-                whys.append(reason + (decidedBy.map { " (by \($0))" } ?? ""))
+            let verdict = site.apple(appID)
+            guard let reason = verdict.reason else {
+                let file =
+                    "\(site.host)'s apple-app-site-association (\(cache.source(.apple, host: site.host, trust: trust)))"
+                return (.app(app.app), "\(file) admits it for \(appID) by \(verdict.rule ?? "a rule")")
             }
-        }
-        // A path the site's apple-app-site-association keeps from the app stays the web's: its assetlinks.json never
-        // overrides that.
-        if isExcluded {
-            return (.browser(.notVerified(app: app.app, reasons[0])), "\(app.app) claims it, but " + whys[0])
+            reasons.append(reason)
+            whys.append(reason + (verdict.rule.map { " (by \($0))" } ?? ""))
+            // A path the site's apple-app-site-association keeps from the app stays the web's: its assetlinks.json
+            // never overrides that.
+            if verdict.excludes {
+                return (.browser(.notVerified(app: app.app, reason)), "\(app.app) claims it, but " + whys[0])
+            }
         }
         if let package = web.androidPackage {
-            decidedBy = nil
-            switch verdict(
-                of: .android,
-                link: link,
-                cache: cache,
-                trust: trust,
-                now: now,
-                { bytes in
-                    guard var file = try? AssetLinks(parsing: bytes) else { return "the file does not read" }
-                    file.add(cache.included(.android, host: host, trust: trust))
-                    let fingerprints = web.androidFingerprints
-                    let match = file.match(for: package, fingerprints: fingerprints, link: link)
-                    decidedBy = match.rule
-                    switch match.decision {
-                    case .opens: return nil
-                    case .excluded: return "assetlinks.json's rules exclude the link for \(package)"
-                    case .notListed:
-                        guard file.lists(package, fingerprints: fingerprints) else {
-                            let with = fingerprints.isEmpty ? "" : " with a fingerprint of web.androidFingerprints"
-                            return "assetlinks.json does not list \(package)\(with)"
-                        }
-                        return "assetlinks.json's rules do not admit the link for \(package)"
-                    }
-                }
-            ) {
-            case nil:
-                return (
-                    .app(app.app), "\(host)'s assetlinks.json admits it for \(package) by \(decidedBy ?? "a statement")"
-                )
-            case let reason?:
-                reasons.append(reason)
-                whys.append(reason + (decidedBy.map { " (by \($0))" } ?? ""))
+            let verdict = site.android(package, fingerprints: web.androidFingerprints)
+            guard let reason = verdict.reason else {
+                let by = verdict.rule ?? "a statement"
+                return (.app(app.app), "\(site.host)'s assetlinks.json admits it for \(package) by \(by)")
             }
+            reasons.append(reason)
+            whys.append(reason + (verdict.rule.map { " (by \($0))" } ?? ""))
         }
         let why = "\(app.app) claims it, but " + whys.joined(separator: "; ")
         return (.browser(.notVerified(app: app.app, reasons.joined(separator: "; "))), why)
     }
+}
 
-    /// `nil` when the cached `file` of the link's host admits it (`check` says so of its bytes), else why not.
-    private static func verdict(
-        of file: AssociationFile,
-        link: LinkURL,
-        cache: AssociationCache,
-        trust: AssociationTrust?,
-        now: Double,
-        _ check: ([UInt8]) -> String?
-    ) -> String? {
-        switch cache.stored(file, host: link.authority, trust: trust, now: now) {
-        case .fresh(let bytes), .stale(let bytes, _): return check(bytes)
-        case .missing(let why): return "\(file.rawValue): \(why)"
+/// What a link's host says of it, from its association files in the cache.
+private struct Site {
+    /// What one file says: `nil` when it admits the link, else why not; the JSON path of the rule (or statement) that
+    /// decided; whether it keeps the link from the app.
+    struct Verdict {
+        var reason: String?
+        var rule: String?
+        var excludes = false
+    }
+
+    let link: LinkURL
+    let cache: AssociationCache
+    let trust: AssociationTrust?
+    let now: Double
+
+    var host: String { link.authority }
+
+    /// What the host's apple-app-site-association says of the link for `appID`.
+    func apple(_ appID: String) -> Verdict {
+        stored(.apple) { bytes in
+            guard let file = try? AppSiteAssociation(parsing: bytes) else {
+                return Verdict(reason: "the file does not read")
+            }
+            let match = file.match(for: appID, link: link)
+            return switch match.decision {
+            case .opens: Verdict(rule: match.rule)
+            case .excluded:
+                Verdict(
+                    reason: "apple-app-site-association excludes the link for \(appID)",
+                    rule: match.rule,
+                    excludes: true
+                )
+            case .notListed:
+                Verdict(reason: "apple-app-site-association does not list the link for \(appID)", rule: match.rule)
+            }
+        }
+    }
+
+    /// What the host's assetlinks.json, with the files it includes, says of the link for `package` (through a statement
+    /// listing one of `fingerprints`, when there are any).
+    func android(_ package: String, fingerprints: [String]) -> Verdict {
+        stored(.android) { bytes in
+            guard var file = try? AssetLinks(parsing: bytes) else { return Verdict(reason: "the file does not read") }
+            file.add(cache.included(.android, host: host, trust: trust))
+            let match = file.match(for: package, fingerprints: fingerprints, link: link)
+            switch match.decision {
+            case .opens: return Verdict(rule: match.rule)
+            case .excluded:
+                return Verdict(reason: "assetlinks.json's rules exclude the link for \(package)", rule: match.rule)
+            case .notListed:
+                guard file.lists(package, fingerprints: fingerprints) else {
+                    let with = fingerprints.isEmpty ? "" : " with a fingerprint of web.androidFingerprints"
+                    return Verdict(reason: "assetlinks.json does not list \(package)\(with)")
+                }
+                return Verdict(reason: "assetlinks.json's rules do not admit the link for \(package)")
+            }
+        }
+    }
+
+    /// What `read` makes of the cached `file` of the host, or why there is none to read.
+    private func stored(_ file: AssociationFile, _ read: ([UInt8]) -> Verdict) -> Verdict {
+        switch cache.stored(file, host: host, trust: trust, now: now) {
+        case .fresh(let bytes), .stale(let bytes, _): read(bytes)
+        case .missing(let why): Verdict(reason: "\(file.rawValue): \(why)")
         }
     }
 }

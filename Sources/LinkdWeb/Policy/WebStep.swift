@@ -70,35 +70,40 @@ extension WebStep {
         case .route: break
         }
         guard let link = try? LinkURL(parsing: bytes) else { return .browser(text, recordsPass: true) }
-        // A link in a mail scanner's wrapper is decided as the link it wraps: the app gets that link, never a request
-        // to the wrapper; the browser gets the link as it was clicked, wrapper and all.
         let inner = LinkWrapper.unwrap(link)
         if inner == nil, !context.mayBeClaimed(link) { return .browser(text, recordsPass: true) }
-        if let inner, inner.scheme != "https" { return .browser(text, recordsPass: true) }
         let apps = context.loadApps()
-        let toApp = WebStep.app(inner?.href ?? text, clicked: text)
         let cache = AssociationCache(folder: context.directories.cacheHome + "/linkd/associations")
-        switch explain(bytes, apps: apps, cache: cache, now: now).decision {
+        switch explain(link, inner: inner, apps: apps, cache: cache, now: now).decision {
         case .browser: return .browser(text, recordsPass: true)
-        case .app: return toApp
+        case .app: return .app(inner?.href ?? text, clicked: text)
         }
     }
 
-    /// Where a click of `bytes` goes after the loop rule, from `apps` and the files of `cache` at `now`, and why in
+    /// Where a click of `link` goes after the loop rule, from `apps` and the files of `cache` at `now`, and why in
     /// words (``WebLinkDecision/explain(_:apps:cache:now:)``): what `linkd route --web` says.
     package static func explain(
-        _ bytes: [UInt8],
+        _ link: LinkURL,
         apps: [AppConfig],
         cache: AssociationCache,
         now: Double
     ) -> (decision: WebLinkDecision, why: String) {
-        guard let link = try? LinkURL(parsing: bytes) else {
-            return (.browser(.unclaimed), "it is no link linkd can read, so no app's")
-        }
-        let inner = LinkWrapper.unwrap(link)
-        // A wrapper is opened only to an https link, which must then be an app's as any web link: one that wraps a
-        // custom scheme (a forged `google.com/url?q=myapp://…`, an app's program run with no question, disguised as
-        // google.com) goes to the browser as clicked, which asks before it opens an app.
+        explain(link, inner: LinkWrapper.unwrap(link), apps: apps, cache: cache, now: now)
+    }
+
+    /// ``explain(_:apps:cache:now:)`` of `link`, whose mail scanner's wrapper holds `inner` (`nil`: none).
+    private static func explain(
+        _ link: LinkURL,
+        inner: LinkURL?,
+        apps: [AppConfig],
+        cache: AssociationCache,
+        now: Double
+    ) -> (decision: WebLinkDecision, why: String) {
+        // A link in a mail scanner's wrapper is decided as the link it wraps: the app gets that link, never a request
+        // to the wrapper; the browser gets the link as it was clicked, wrapper and all. A wrapper is opened only to an
+        // https link, which must then be an app's as any web link: one that wraps a custom scheme (a forged
+        // `google.com/url?q=myapp://…`, an app's program run with no question, disguised as google.com) goes to the
+        // browser as clicked, which asks before it opens an app.
         if let inner, inner.scheme != "https" {
             return (.browser(.notHTTPS), "a mail scanner's wrapper of a link that is no https one opens as clicked")
         }
