@@ -169,10 +169,11 @@ public final class LinkdClient: Sendable {
         try await call("RequestReset", [.string(app), .string(email)])
     }
 
-    /// Signs the app in with `provider` (`github`, `google`, … as the Supabase project names them), as
-    /// `linkd login --provider` does: returns the address of the provider's sign-in page, which the app opens in the
-    /// browser; the sign-in comes back through the app's `signin` link, and its session as ``LinkdEvent/session(_:)``
-    /// once the person confirms it (with `answer`, a ``LinkdQuestion/Kind/confirm`` question; without, linkd asks).
+    /// Signs the app in with `provider` (`github`, `google`, … as the Supabase project names them, or `apple` for an
+    /// app set up for Sign in with Apple), as `linkd login --provider` does: returns the address of the provider's
+    /// sign-in page, which the app opens in the browser; the sign-in comes back through the app's `signin` link (its
+    /// `apple` link, through the Return URL page, for Apple), and its session as ``LinkdEvent/session(_:)`` once the
+    /// person confirms it (with `answer`, a ``LinkdQuestion/Kind/confirm`` question; without, linkd asks).
     ///
     /// - Throws: ``LinkdClientError``, as ``requestReset(email:)``.
     public func signIn(provider: String) async throws(LinkdClientError) -> String {

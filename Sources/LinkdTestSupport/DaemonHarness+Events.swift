@@ -70,3 +70,24 @@ extension DaemonHarness {
         return logPath
     }
 }
+
+extension DaemonHarness {
+    /// Starts the daemon with `bus` as its session bus (and `extra` in its environment), logging to the world's log
+    /// file, and waits (up to 10 s) until it owns its name there: the apps' interface is then up.
+    ///
+    /// - Throws: ``HarnessError/timedOut(waitingFor:after:)`` when it does not own the name in time (it is stopped).
+    package func startDaemon(onBus bus: PrivateSessionBus, extra: [String: String] = [:]) throws -> SpawnedProcess {
+        let daemon = try startDaemon(
+            extra: extra.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 },
+            stderrPath: try logFile()
+        )
+        guard waitForEvent(.busNameTaken, within: .seconds(10)) else {
+            daemon.terminate()
+            throw HarnessError.timedOut(
+                waitingFor: "the daemon to own its name on the session bus",
+                after: .seconds(10)
+            )
+        }
+        return daemon
+    }
+}

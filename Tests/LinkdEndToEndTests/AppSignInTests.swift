@@ -98,12 +98,6 @@ import Testing
         let questions = asked.withLock { $0 }
         #expect(questions.map(\.kind) == [.confirm])
         #expect(questions.first?.prompt == "Sign in to \(SignInForwardTests.app) as \(SignInTests.email)?")
-        do throws(LinkdClientError) {
-            _ = try await world.client.signIn(provider: "apple")
-            Issue.record("Sign in with Apple was started without its state and nonce")
-        } catch {
-            #expect(error.name == "io.linkd.Linkd1.Error.NotPossible")
-        }
     }
 
     /// The app's window answers while the app's own default-priority work holds every thread of Swift's pool (as a

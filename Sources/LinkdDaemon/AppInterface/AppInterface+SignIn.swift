@@ -6,17 +6,27 @@ import LinkdSystem
 import LinkdWire
 
 extension AppInterface {
+    /// The configuration of `app`, when the caller is subscribed as `app`.
+    private func subscribedConfig(_ call: BusCall, app: String) async -> Result<AppConfig, BusError> {
+        guard isSubscribed(call, as: app) else {
+            return .failure(BusError(name: "io.linkd.Linkd1.Error.NotSubscribed", message: "subscribe as \(app) first"))
+        }
+        guard let config = await service.resolver.apps.first(where: { $0.app == app }) else {
+            return .failure(BusError(name: "io.linkd.Linkd1.Error.UnknownApp", message: "no apps.d file names \(app)"))
+        }
+        return .success(config)
+    }
+
     /// The sign-in an app starts, as `linkd login` does: its first `signin` link, which the sign-in comes back to,
     /// and its backend's way to start one.
     private func signInStart(
         _ call: BusCall,
         app: String
     ) async -> Result<(LinkConfig, any SignInStarter, PKCEStore), BusError> {
-        guard isSubscribed(call, as: app) else {
-            return .failure(BusError(name: "io.linkd.Linkd1.Error.NotSubscribed", message: "subscribe as \(app) first"))
-        }
-        guard let config = await service.resolver.apps.first(where: { $0.app == app }) else {
-            return .failure(BusError(name: "io.linkd.Linkd1.Error.UnknownApp", message: "no apps.d file names \(app)"))
+        let config: AppConfig
+        switch await subscribedConfig(call, app: app) {
+        case .success(let found): config = found
+        case .failure(let refusal): return .failure(refusal)
         }
         guard let link = config.links.first(where: \.signsIn) else {
             return .failure(notPossible("\(app) claims no signin link for the sign-in to come back to"))
@@ -57,15 +67,10 @@ extension AppInterface {
     /// (PKCE kept by linkd), for the app to open in the browser; the sign-in comes back to the app's `signin` link
     /// and its session as `Session`.
     func signIn(_ call: BusCall, app: String, provider: String) async -> Result<[BusValue], BusError> {
-        guard Self.isProviderName(provider), provider != "apple" else {
-            return .failure(
-                notPossible(
-                    provider == "apple"
-                        ? "Sign in with Apple starts with 'linkd login --app \(app) --provider apple'"
-                        : "'\(DisplayText.sanitize(provider))' is no provider name"
-                )
-            )
+        guard Self.isProviderName(provider) else {
+            return .failure(notPossible("'\(DisplayText.sanitize(provider))' is no provider name"))
         }
+        if provider == "apple" { return await signInWithApple(call, app: app) }
         let (link, starter, store): (LinkConfig, any SignInStarter, PKCEStore)
         switch await signInStart(call, app: app) {
         case .success(let started): (link, starter, store) = started
@@ -80,6 +85,42 @@ extension AppInterface {
             )
             service.log.info("\(app) started a sign-in with \(provider)", [("LINKD_APP", app)])
             return .success([.string(address)])
+        } catch {
+            return .failure(Self.busError(WireProtocol.Failure(error)))
+        }
+    }
+
+    /// `SignIn(app, "apple")` for an app that configures `apple`: the address of Apple's own authorization page,
+    /// with a state and a hashed nonce from a secret linkd keeps for this sign-in, as `linkd login --provider apple`
+    /// opens it. Apple posts its answer to the app's Return URL page, which redirects to the app's `apple` sign-in
+    /// link; the daemon signs in with the id token once the state and nonce prove this sign-in is the one it started,
+    /// and the session comes to the app as `Session`.
+    private func signInWithApple(_ call: BusCall, app: String) async -> Result<[BusValue], BusError> {
+        let config: AppConfig
+        switch await subscribedConfig(call, app: app) {
+        case .success(let found): config = found
+        case .failure(let refusal): return .failure(refusal)
+        }
+        guard let apple = config.apple else {
+            return .failure(notPossible("\(app) has no 'apple' section to sign in with Apple"))
+        }
+        guard config.links.contains(where: { $0.signsIn && $0.format == .apple }) else {
+            return .failure(
+                notPossible("\(app) claims no signin link with format 'apple' for Apple's answer to come back to")
+            )
+        }
+        guard let store = service.appleVerifiers else { return .failure(notPossible("this daemon keeps no verifiers")) }
+        guard takeRequest(for: app) else { return .failure(rateLimited(app)) }
+        let client = AppleSignInRequest.Client(
+            authorizeURL: apple.authorizeURL,
+            clientID: apple.clientID,
+            redirectURI: apple.redirectURI,
+            scope: apple.scope
+        )
+        do throws(SignInFailure) {
+            let started = try AppleSignInRequest.start(client, store: store, app: app, now: WallClock.seconds)
+            service.log.info("\(app) started a sign-in with apple", [("LINKD_APP", app)])
+            return .success([.string(started.address)])
         } catch {
             return .failure(Self.busError(WireProtocol.Failure(error)))
         }

@@ -32,6 +32,8 @@ actor LinkService {
     nonisolated let resetVerifiers: PKCEStore?
     /// Where a sign-in's PKCE verifier is kept until its link comes back; `nil`: no PKCE sign-in.
     nonisolated let signInVerifiers: PKCEStore?
+    /// Where a Sign in with Apple's state and nonce secret is kept until Apple's answer comes back; `nil`: none.
+    nonisolated let appleVerifiers: PKCEStore?
 
     init(
         resolver: LinkResolver,
@@ -56,6 +58,7 @@ actor LinkService {
         self.resolver = resolver
         resetVerifiers = pkceStore
         signInVerifiers = signInStore
+        appleVerifiers = appleStore
         context = ActionContext(
             spool: spool,
             log: log,
