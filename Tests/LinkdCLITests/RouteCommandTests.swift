@@ -269,6 +269,18 @@ import Testing
             "\(output)"
         )
         #expect(output.status == 1)
+        // A link the app's pattern matches that does not read as its format: the daemon would refuse it.
+        let reset = #"""
+            {"app": "com.example.Reset", "web": {"appleAppId": "ABCDE12345.com.example.reset"},
+             "links": [{"match": "https://web.example.com/reset", "format": "appservices", "action": "forward"}]}
+            """#
+        let (_, unread) = try route(config: ["reset.json": reset], ["--web", "https://web.example.com/reset?token=t"])
+        #expect(
+            unread.stdout.hasSuffix(
+                "  why:    com.example.Reset's link matches it, but it does not read as that link: missing_field\n"
+            ),
+            "\(unread)"
+        )
         let (_, json) = try route(config: ["web.json": app], ["--web", "--json", "http://web.example.com/open/1"])
         #expect(
             json.stdout

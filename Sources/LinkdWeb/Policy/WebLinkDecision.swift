@@ -55,9 +55,19 @@ package enum WebLinkDecision: Equatable {
             let why = "the emailed link of \(app.app)'s backend \(backend.url.hostname), whose redirect_to is its link"
             return (.app(app.app), why)
         }
-        guard let resolution = try? resolver.resolve(link), let app = resolution.app else {
-            return (.browser(.unclaimed), "no app claims the link")
+        let resolution: Resolution
+        do throws(RouteError) {
+            resolution = try resolver.resolve(link)
+        } catch {
+            // One of an app's links matches it, but it does not read as that link's format: the daemon would refuse
+            // it, and the site's page is where it goes.
+            guard let refusal = error.refusal, let app = resolver.claimingApp(of: link) else {
+                return (.browser(.unclaimed), "no app claims the link")
+            }
+            let why = "\(app.app)'s link matches it, but it does not read as that link: \(refusal.reason.rawValue)"
+            return (.browser(.unclaimed), why)
         }
+        guard let app = resolution.app else { return (.browser(.unclaimed), "no app claims the link") }
         guard let web = app.web else {
             return (.browser(.noWebSection(app: app.app)), "\(app.app) claims it but has no web section")
         }
