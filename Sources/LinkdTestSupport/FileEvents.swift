@@ -5,20 +5,27 @@ import LinkdSystem
 /// Changes in a set of folders, for a test to wait on (inotify(7), blocking or async): a file created, written,
 /// moved or removed in one of them, or one of them appearing. A folder that does not exist yet is watched through its
 /// nearest existing parent, so that its creation is a change too; after each change the watches are set up again.
+///
+/// When no inotify instance can be had — a user has 128, and two test runs at once, each with its daemons and
+/// `systemd --user` managers, can take them all — it checks every ``pollInterval`` instead: slower to notice, never a
+/// test that fails for want of a watch.
 package final class FileEvents: Sendable {
+    /// The inotify descriptor; `-1` when none could be had (the waits then poll).
     private let descriptor: Int32
     private let folders: [String]
 
-    /// Watches `folders`; `nil` when inotify is not available.
+    /// How often a wait checks its condition when there is no inotify instance.
+    static let pollInterval = Duration.milliseconds(20)
+
+    /// Watches `folders` (never `nil`: with no inotify instance, the waits poll).
     package init?(_ folders: [String]) {
-        let fd = linkd_inotify_create()
-        guard fd >= 0 else { return nil }
-        descriptor = fd
+        descriptor = linkd_inotify_create()
         self.folders = folders
-        addWatches()
+        if descriptor >= 0 { addWatches() }
     }
 
     deinit {
+        guard descriptor >= 0 else { return }
         Reactor.shared.forget(FileDescriptor(rawValue: descriptor))
         Glibc.close(descriptor)
     }
@@ -59,6 +66,10 @@ package final class FileEvents: Sendable {
     private func waitForChange(until deadline: ContinuousClock.Instant) -> Bool {
         let remaining = deadline - .now
         guard remaining > .zero else { return false }
+        guard descriptor >= 0 else {
+            usleep(UInt32(Self.milliseconds(min(remaining, Self.pollInterval))) * 1_000)
+            return true
+        }
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let result = poll(&entry, 1, Self.milliseconds(remaining))
         guard result > 0 else { return false }
@@ -71,6 +82,12 @@ package final class FileEvents: Sendable {
     /// reactor that the daemon's own sockets and folder watches use. A change is queued on the descriptor, so none is
     /// missed between two waits.
     private func nextChange(until deadline: ContinuousClock.Instant) async -> Bool {
+        guard descriptor >= 0 else {
+            let remaining = deadline - .now
+            guard remaining > .zero else { return false }
+            try? await Task.sleep(for: min(remaining, Self.pollInterval))
+            return true
+        }
         do {
             try await Reactor.shared.wait(for: FileDescriptor(rawValue: descriptor), deadline: deadline)
         } catch {
