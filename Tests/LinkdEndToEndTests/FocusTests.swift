@@ -54,4 +54,27 @@ import Testing
         )
         #expect(!world.world.daemonLog().contains("4711"))
     }
+
+    /// A `forward` subscriber on the socket gets the focus beside the link, as `"platform_data"`; a link clicked
+    /// without one has none.
+    @Test func aSocketSubscriberGetsItWithTheLink() throws {
+        let world = try DaemonHarness()
+        let subscriber = try world.ensureDaemon().subscribe()
+        defer { close(subscriber) }
+        let payload = { (line: String?) -> [String: Any]? in
+            line.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        }
+        let opened = try world.run(["open", "myapp://inbox/8"], extra: Self.click)
+        #expect(opened.status == 0, "\(opened)")
+        let focused = try #require(payload(subscriber.readLine()))
+        #expect(focused["url"] as? String == "myapp://inbox/8")
+        #expect(
+            focused["platform_data"] as? [String: String]
+                == ["activation-token": "focus-token-4711", "desktop-startup-id": "linkd-startup-4711_TIME0"]
+        )
+        #expect(try world.run(["open", "myapp://inbox/9"]).status == 0)
+        let plain = try #require(payload(subscriber.readLine()))
+        #expect(plain["url"] as? String == "myapp://inbox/9" && plain["platform_data"] == nil)
+        #expect(!world.daemonLog().contains("4711"))
+    }
 }

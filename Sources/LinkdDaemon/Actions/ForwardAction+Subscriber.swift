@@ -53,7 +53,7 @@ extension ForwardAction: RequestServing {
                 defer { writer.close() }
                 for await outgoing in stream {
                     do {
-                        try await writer.write(Array(outgoing.line.utf8), deadline: .now + Self.subscriberPatience)
+                        try await writer.write(Self.socketLine(outgoing), deadline: .now + Self.subscriberPatience)
                     } catch ReactorError.timedOut {
                         // A line may be cut off: it is no link, and that link comes again to the next subscription.
                         context.log.warning(
@@ -72,5 +72,15 @@ extension ForwardAction: RequestServing {
             group.cancelAll()
         }
         await unsubscribe(app, id: id, context: context)
+    }
+
+    /// `outgoing`'s line as a socket subscriber gets it: with `"platform_data"`, the click's focus
+    /// (`activation-token`, `desktop-startup-id`), when it came with one, as the bus's `Link` signal carries it.
+    static func socketLine(_ outgoing: Outgoing) -> [UInt8] {
+        guard !outgoing.platform.isEmpty, case .object(var members)? = try? JSONValue.parse(Array(outgoing.line.utf8))
+        else { return Array(outgoing.line.utf8) }
+        let platform = outgoing.platform.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }
+        members.append(("platform_data", .object(platform)))
+        return Array((JSONValue.object(members).serialized + "\n").utf8)
     }
 }
