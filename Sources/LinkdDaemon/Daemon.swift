@@ -36,7 +36,7 @@ package struct Daemon: Sendable {
         }
         let loader = ConfigLoader.installed(actions: .linkd)
         // Watched before the first read, so that no edit falls between the two.
-        let watch = try? FolderWatch(loader.directories.map(\.path))
+        let watch = FolderWatch(loader.directories.map(\.path))
         let loaded = loader.load()
         for error in loaded.errors { log.warning("config: \(error)") }
         let parts = Parts(options: options, paths: paths, apps: loaded.apps, log: log)
@@ -58,6 +58,12 @@ package struct Daemon: Sendable {
             "listening on \(listener.ownedPath ?? "the socket passed by systemd") with \(loaded.apps.count) apps",
             event: .listening
         )
+        if let reason = watch.pollingReason {
+            log.warning(
+                "the configuration folders cannot be watched (\(reason)); they are compared every "
+                    + "\(FolderWatch.pollInterval.components.seconds) s instead"
+            )
+        }
         await withDiscardingTaskGroup { group in
             for service in services { group.addTask { await service.run() } }
             await stop(when: firstOf(parts.activity, parts.shutdown), services, parts, notifier, log)

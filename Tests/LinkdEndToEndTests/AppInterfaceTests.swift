@@ -101,10 +101,14 @@ import Testing
         func open(_ link: String) throws -> LinkdProcess.Output { try world.run(["open", link]) }
 
         /// Whether the daemon logged the app's subscription, proved by `proof` (`key` or `flatpak`).
+        /// Whether the daemon logs (within 10 s: its line may follow the app's first link) that the app subscribed
+        /// with `proof`.
         func loggedSubscription(proof: String) -> Bool {
-            world.daemonEvents().contains {
-                $0.matches(.subscribed, ["LINKD_APP": AppInterfaceTests.app, "LINKD_PROOF": proof])
-            }
+            world.waitForEvent(
+                .subscribed,
+                fields: ["LINKD_APP": AppInterfaceTests.app, "LINKD_PROOF": proof],
+                within: .seconds(10)
+            )
         }
     }
 

@@ -24,8 +24,8 @@ import Testing
     }
 
     /// The reload is an inotify event, so it comes at once: the bound is loose because the machine may be busy with
-    /// other tests (load tests beside it made it 1.8 s, and once 6.2 s, on two cores); without the event no link
-    /// would be claimed at all, however long the test waited.
+    /// other tests (load tests beside it made it 1.8 s, and once over 15 s with two test runs at once on two cores);
+    /// without the event no link would be claimed at all, however long the test waited.
     @Test func anAppAddedToAppsDWorksAtOnceWithoutARestart() throws {
         let world = try DaemonHarness()
         let log = world.root.path + "/daemon.log"
@@ -34,9 +34,12 @@ import Testing
         #expect(try world.run(["open", "inbox://msg/1"]).status == 1)
         try Data(Self.inbox.utf8).write(to: appsFolder(world).appendingPathComponent("inbox.json"))
         let written = ContinuousClock.now
-        #expect(world.waitForEvent(.configurationRead, in: log, within: .seconds(15)))
+        #expect(
+            world.waitForEvent(.configurationRead, in: log, within: .seconds(60)),
+            "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")"
+        )
         #expect(reads(log).last?.contains("configuration read: 2 apps") == true)
-        #expect(ContinuousClock.now - written < .seconds(15))
+        #expect(ContinuousClock.now - written < .seconds(60))
         #expect(try world.run(["open", "inbox://msg/2"]).status == 0)
         #expect(world.daemonPIDs() == [daemon.pid], "the same daemon: no restart")
         #expect(

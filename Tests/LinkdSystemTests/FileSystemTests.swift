@@ -74,10 +74,14 @@ import Testing
         #expect(FileSystem.contents(of: path) == Array("one\ntwo\n".utf8))
     }
 
-    @Test func aFolderWatchWakesWhenAFileIsWrittenThere() async throws {
+    /// Through inotify, and (`polling`) by comparing the folder, as when no inotify instance can be had.
+    @Test(arguments: [false, true])
+    func aFolderWatchWakesWhenAFileIsWrittenThere(polling: Bool) async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let watch = try FolderWatch([folder])
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/old.json"))
+        let watch = FolderWatch([folder], polling: polling)
+        #expect((watch.pollingReason != nil) == polling)
         let woke = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
                 try await watch.nextChange(settle: .milliseconds(20))
@@ -88,6 +92,7 @@ import Testing
                 try await Task.sleep(for: .seconds(60))
                 return false
             }
+            if polling { try await Task.sleep(for: .milliseconds(200)) }  // after the first comparison's look
             try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/app.json"))
             let first = try await group.next() ?? false
             group.cancelAll()
