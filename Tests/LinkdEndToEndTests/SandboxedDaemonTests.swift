@@ -65,10 +65,13 @@ struct SandboxedDaemonTests {
         let signin = try #require(gotrue.magicLinkRedirect(for: "ada@example.com"))
         let opened = try manager.run(["open", signin])
         #expect(opened.status == 0, "\(opened)\n\(manager.output)")
+        // The program's file appears before its line is written in it: the wait is for the line.
+        let delivered = { (try? String(contentsOf: record, encoding: .utf8)) ?? "" }
         let events = try #require(FileEvents([manager.home.path]))
-        #expect(events.wait(until: .now + .seconds(10)) { FileManager.default.fileExists(atPath: record.path) })
-        let delivered = (try? String(contentsOf: record, encoding: .utf8)) ?? ""
-        #expect(delivered.contains(#""access_token""#), "the program got the session")
+        #expect(
+            events.wait(until: .now + .seconds(10)) { delivered().contains(#""access_token""#) },
+            "the program got the session"
+        )
     }
 
     @Test(.disabled(if: Sanitizer.isActive, Sanitizer.reason))
