@@ -55,33 +55,16 @@ import Testing
             return (process, output)
         }
 
-        /// Starts the example app as `app` in a Flatpak-style sandbox of `sandboxAppID` (`bwrap`, a root of its own
-        /// with the system's folders and a `/.flatpak-info` naming the app, as Flatpak writes it), with `runtime` as its
+        /// Starts the example app as `app` in a Flatpak-style sandbox of `sandboxAppID`, with `runtime` as its
         /// runtime folder.
         func startSandboxedApp(_ app: String, sandboxAppID: String, runtime: String) throws -> (SpawnedProcess, URL) {
-            let info = world.root.appendingPathComponent("flatpak-info-\(UUID().uuidString.prefix(6))")
-            try Data("[Application]\nname=\(sandboxAppID)\nruntime=runtime/org.example.Platform/x86_64/1\n".utf8)
-                .write(to: info)
             let output = world.root.appendingPathComponent("sandboxed-\(UUID().uuidString.prefix(6)).out")
             let example = LinkdProcess.executable.deletingLastPathComponent().appendingPathComponent(
                 "linkd-example-app"
             )
-            var arguments = [
-                "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/run", "--bind", "/tmp", "/tmp",
-            ]
-            // Every other folder of the machine's root as it is (read-only): the toolchain and the clone may be anywhere.
-            for name in try FileManager.default.contentsOfDirectory(atPath: "/").sorted()
-            where !["proc", "dev", "sys", "run", "tmp"].contains(name) {
-                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/" + name) {
-                    arguments += ["--symlink", target, "/" + name]
-                } else if (try? FileManager.default.contentsOfDirectory(atPath: "/" + name)) != nil {
-                    arguments += ["--ro-bind", "/" + name, "/" + name]
-                }
-            }
-            arguments += ["--ro-bind", info.path, "/.flatpak-info", example.path, app]
             let process = try world.start(
-                arguments,
-                executable: "/usr/bin/bwrap",
+                try FlatpakStandIn.arguments(appID: sandboxAppID, in: world.root, running: [example.path, app]),
+                executable: FlatpakStandIn.bwrap,
                 extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": runtime],
                 stdoutPath: output.path,
                 stderrPath: output.path + ".err"
@@ -179,7 +162,7 @@ import Testing
         #expect(world.lines(of: proven, count: 2).last == "link notes://note/{id} id=1")
     }
 
-    @Test(.disabled(if: access("/usr/bin/bwrap", X_OK) != 0, "needs bubblewrap"))
+    @Test(.disabled(if: !FlatpakStandIn.isAvailable, "needs bubblewrap"))
     func aFlatpakAppIsItsSandboxsAppWithoutAKeyAndNoOther() throws {
         let world = try World()
         defer { world.daemon.terminate() }

@@ -96,5 +96,6 @@ import Testing
         #expect(ProcessSandbox.appID(inKeyFile: "[Application]\nname=\n") == nil)
         #expect(ProcessSandbox.appID(inKeyFile: "[Instance]\nname=com.example.Notes\n") == nil)
         #expect(ProcessSandbox.of(processID: getpid()) == .host)
+        #expect(ProcessSandbox.throughMountTable(of: getpid()) == .host)
     }
 }

@@ -24,9 +24,9 @@ enum AppProof: Sendable, Equatable {
     }
 
     /// Whether the caller of `call` is `app`: a process of this user, in `app`'s Flatpak sandbox, or with `app`'s key.
-    /// A sandboxed caller is its sandbox's app and no other, whatever key it sends. When the caller's sandbox cannot
-    /// be told — a daemon in its own user namespace (the shipped unit's `PrivateUsers=`) may not read another
-    /// process's root — only the key proves it: a sandbox that was not given the key file has no way to it.
+    /// A sandboxed caller is its sandbox's app and no other, whatever key it sends (the daemon in the shipped unit's
+    /// user namespace finds the sandbox through the caller's mount table). When the caller's sandbox cannot be told,
+    /// only the key proves it: a sandbox that was not given the key file has no way to it.
     static func of(_ call: BusCall, app: String, key: String, service: LinkService) async -> Result<AppProof, BusError>
     {
         guard await service.resolver.apps.contains(where: { $0.app == app }) else {
