@@ -42,8 +42,7 @@ extension DaemonHarness {
     ///
     /// - Returns: whether `condition` held; it is checked once more at the timeout.
     package func waitUntil(_ timeout: Duration, folders: [String] = [], _ condition: () -> Bool) -> Bool {
-        guard let events = FileEvents(watchedFolders + folders) else { return poll(timeout, condition) }
-        return events.wait(until: .now + timeout, for: condition)
+        FileEvents(watchedFolders + folders).wait(until: .now + timeout, for: condition)
     }
 
     /// As ``waitUntil(_:folders:_:)``, sleeping between changes instead of blocking the thread: a long test waits
@@ -53,8 +52,7 @@ extension DaemonHarness {
         folders: [String] = [],
         _ condition: () -> Bool
     ) async -> Bool {
-        guard let events = FileEvents(watchedFolders + folders) else { return poll(timeout, condition) }
-        return await events.wait(until: .now + timeout, for: condition)
+        await FileEvents(watchedFolders + folders).wait(until: .now + timeout, for: condition)
     }
 
     /// Waits until no daemon of this world runs, or `timeout` passes: each one's exit is an event (its pidfd).

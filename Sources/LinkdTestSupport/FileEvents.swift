@@ -17,8 +17,8 @@ package final class FileEvents: Sendable {
     /// How often a wait checks its condition when there is no inotify instance.
     static let pollInterval = Duration.milliseconds(20)
 
-    /// Watches `folders` (never `nil`: with no inotify instance, the waits poll).
-    package init?(_ folders: [String]) {
+    /// Watches `folders`; with no inotify instance left (a user has 128), the waits poll every ``pollInterval``.
+    package init(_ folders: [String]) {
         descriptor = linkd_inotify_create()
         self.folders = folders
         if descriptor >= 0 { addWatches() }

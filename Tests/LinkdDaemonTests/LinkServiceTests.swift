@@ -13,7 +13,7 @@ import Testing
 /// for up to 10 s).
 func lines(of file: URL, count: Int) async throws -> [Substring] {
     let read = { ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n") }
-    let events = try #require(FileEvents([file.deletingLastPathComponent().path]))
+    let events = FileEvents([file.deletingLastPathComponent().path])
     _ = await events.wait(until: .now + .seconds(10)) { read().count >= count }
     return read()
 }
@@ -141,7 +141,7 @@ func lines(of file: URL, count: Int) async throws -> [Substring] {
         }
         #expect(app == "com.example.A" && abs(expires - (entry.accepted + 0.2)) < 0.05)
         // At its time to live the forward action's own loop drops it from the queue and the spool.
-        let spool = try #require(FileEvents([world.root.appendingPathComponent("spool").path]))
+        let spool = FileEvents([world.root.appendingPathComponent("spool").path])
         try await world.supervising {
             #expect(await spool.wait(until: .now + .seconds(5)) { world.spooled.isEmpty })
         }

@@ -53,7 +53,7 @@ import Testing
             let read = {
                 ((try? String(contentsOfFile: recorded, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
             }
-            _ = try #require(FileEvents([root.path])).wait(until: .now + .seconds(10)) { read().count >= count }
+            _ = FileEvents([root.path]).wait(until: .now + .seconds(10)) { read().count >= count }
             return read()
         }
     }

@@ -67,7 +67,7 @@ struct SandboxedDaemonTests {
         #expect(opened.status == 0, "\(opened)\n\(manager.output)")
         // The program's file appears before its line is written in it: the wait is for the line.
         let delivered = { (try? String(contentsOf: record, encoding: .utf8)) ?? "" }
-        let events = try #require(FileEvents([manager.home.path]))
+        let events = FileEvents([manager.home.path])
         #expect(
             events.wait(until: .now + .seconds(10)) { delivered().contains(#""access_token""#) },
             "the program got the session"

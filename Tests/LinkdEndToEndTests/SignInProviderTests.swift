@@ -32,7 +32,7 @@ import Testing
         let file = browser + "-open.txt"
         let read = { (try? String(contentsOfFile: file, encoding: .utf8)) ?? "" }
         let folder = String(file[..<(file.lastIndex(of: "/") ?? file.startIndex)])
-        _ = FileEvents([folder])?.wait(until: .now + .seconds(10)) { read().contains("status ") }
+        _ = FileEvents([folder]).wait(until: .now + .seconds(10)) { read().contains("status ") }
         return read()
     }
 

@@ -49,7 +49,7 @@ struct TransientUnitTests {
         )
         let opened = try manager.run(["open", "myapp://note/1?token=\(secret)"])
         #expect(opened.status == 0, "\(opened)\n\(manager.output)")
-        let events = try #require(FileEvents([manager.home.path]))
+        let events = FileEvents([manager.home.path])
         #expect(events.wait(until: .now + .seconds(10)) { !text(record).isEmpty })
         let lines = text(record).split(separator: "\n").map(String.init)
         let cgroup = try #require(lines.first)
@@ -117,7 +117,7 @@ struct TransientUnitTests {
             stdoutPath: "/dev/null",
             stderrPath: "/dev/null"
         )
-        let events = try #require(FileEvents([manager.home.path]))
+        let events = FileEvents([manager.home.path])
         #expect(events.wait(until: .now + .seconds(10)) { !text(started).isEmpty })
         let daemons = manager.daemonPIDs()
         kill(opening.pid, SIGKILL)
@@ -184,7 +184,7 @@ struct TransientUnitTests {
         )
         let opened = try manager.run(["open", "myapp://note/1"])
         #expect(opened.status == 0, "\(opened)\n\(manager.output)")
-        let events = try #require(FileEvents([manager.home.path]))
+        let events = FileEvents([manager.home.path])
         #expect(events.wait(until: .now + .seconds(10)) { !text(record).isEmpty })
         let program = text(record)
         #expect(program.contains("wrote under HOME\nmade a user namespace\n"), "\(program)")

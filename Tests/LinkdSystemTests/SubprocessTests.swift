@@ -82,7 +82,7 @@ import Testing
         // Delivered means read from the pipe; cat writes its last block to the file a moment later (read again at each
         // change of its folder).
         let written = { FileManager.default.contents(atPath: received).map(Array.init) }
-        let events = try #require(FileEvents([URL(fileURLWithPath: received).deletingLastPathComponent().path]))
+        let events = FileEvents([URL(fileURLWithPath: received).deletingLastPathComponent().path])
         #expect(await events.wait(until: .now + .seconds(10)) { written() == payload })
     }
 
