@@ -49,8 +49,7 @@ extension Daemon {
         }
 
         /// The daemon's services, in the order they start (they hear the stop in the reverse order): the program
-        /// supervisor, forwarded links
-        /// (whose waiting sessions are dropped at the stop), the association files' refresh, the signals (SIGTERM and
+        /// supervisor, the actions' chores (the `forward` queue's, whose waiting sessions are dropped at the stop), the association files' refresh, the signals (SIGTERM and
         /// SIGINT stop, SIGHUP reloads), the configuration's watch (`watch`: inotify, or a comparison of the folders), the
         /// replay of `replaying` (what a daemon that stopped left in the spool), the apps' interface on the session bus,
         /// and last the server.
@@ -63,13 +62,16 @@ extension Daemon {
         ) -> [DaemonService] {
             let (service, shutdown, log, associations, supervisor) = (service, shutdown, log, associations, supervisor)
             let (stops, reloads) = (signals.stops, signals.reloads)
-            var services = [
-                DaemonService("programs") { await supervisor.run(context: service.context) },
+            let context = service.context
+            var services = [DaemonService("programs") { await supervisor.run(context: context) }]
+            services += service.actions.chores.map { chores in
                 DaemonService(
-                    "forward",
-                    stopping: { await service.forward.dropSessions(service.context) },
-                    run: { await service.forward.run(context: service.context) }
-                ),
+                    chores.choresName,
+                    stopping: { await chores.stopping(context: context) },
+                    run: { await chores.runChores(context: context) }
+                )
+            }
+            services += [
                 DaemonService("associations") { await associations.run() },
                 DaemonService("signals") {
                     for await _ in stops { shutdown.signalled() }

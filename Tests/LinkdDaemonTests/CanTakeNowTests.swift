@@ -36,13 +36,17 @@ import Testing
             apps: #"{"app": "com.example.A", "links": [{"match": "myapp://inbox", "action": "forward"}]}"#
         )
         #expect(await !world.service.canTakeNow("myapp://inbox"))
-        let subscriber = await world.service.forward.subscribe(
+        let subscriber = await world.service.subscriptions.subscribe(
             "com.example.A",
             receivesSessions: false,
             context: world.service.context
         )
         #expect(await world.service.canTakeNow("myapp://inbox"))
-        await world.service.forward.unsubscribe("com.example.A", id: subscriber.id, context: world.service.context)
+        await world.service.subscriptions.unsubscribe(
+            "com.example.A",
+            id: subscriber.id,
+            context: world.service.context
+        )
         #expect(await !world.service.canTakeNow("myapp://inbox"))
     }
 
@@ -75,7 +79,7 @@ import Testing
         #expect(await world.service.open("https://nobody.example/x", web: true) == unavailable)
         #expect(await world.service.open("https://a.example/inbox/1#a=1&a=2", web: true) == unavailable)
         #expect(world.spooled.isEmpty)
-        let subscriber = await world.service.forward.subscribe(
+        let subscriber = await world.service.subscriptions.subscribe(
             "com.example.A",
             receivesSessions: false,
             context: world.service.context
@@ -90,7 +94,11 @@ import Testing
         let wrapped =
             "https://www.google.com/url?q=" + emailed.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         #expect(await world.service.open(wrapped, web: true) == unavailable)
-        await world.service.forward.unsubscribe("com.example.A", id: subscriber.id, context: world.service.context)
+        await world.service.subscriptions.unsubscribe(
+            "com.example.A",
+            id: subscriber.id,
+            context: world.service.context
+        )
         withExtendedLifetime(closed) {}
     }
 }

@@ -53,7 +53,7 @@ import Testing
         #expect(service.spool.entries().entries.count == 4, "the refused link was not recorded")
 
         // Handed to a subscriber that has not taken them yet, the three still wait.
-        let subscriber = await service.forward.subscribe(
+        let subscriber = await service.subscriptions.subscribe(
             "com.example.A",
             receivesSessions: false,
             context: service.context
@@ -61,10 +61,10 @@ import Testing
         #expect(await service.open("a://x/5").failure?.reason == .forwardQueueFull)
         var lines = subscriber.stream.makeAsyncIterator()
         let first = try #require(await lines.next())
-        await service.forward.written(first.entryID, context: service.context)
+        await service.subscriptions.written(first.entryID, context: service.context)
         #expect(
             await service.open("a://x/6") == .accepted(route: "a://x/{id}", app: "com.example.A", state: .delivered)
         )
-        await service.forward.unsubscribe("com.example.A", id: subscriber.id, context: service.context)
+        await service.subscriptions.unsubscribe("com.example.A", id: subscriber.id, context: service.context)
     }
 }

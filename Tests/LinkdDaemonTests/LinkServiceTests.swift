@@ -70,12 +70,13 @@ func lines(of file: URL, count: Int) async throws -> [Substring] {
 
         var spooled: [Spool.Entry] { service.spool.entries().entries }
 
-        /// Runs `body` while the supervisor watches the programs the service starts and the `forward` action does its
-        /// chores.
+        /// Runs `body` while the supervisor watches the programs the service starts and the actions do their chores.
         func supervising(_ body: () async throws -> Void) async throws {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask { await supervisor.run(context: service.context) }
-                group.addTask { await service.forward.run(context: service.context) }
+                for chores in service.actions.chores {
+                    group.addTask { await chores.runChores(context: service.context) }
+                }
                 try await body()
                 group.cancelAll()
             }
@@ -157,7 +158,7 @@ func lines(of file: URL, count: Int) async throws -> [Substring] {
             await world.service.open("myapp://note/2")
                 == .accepted(route: "myapp://note/{id}", app: "com.example.A", state: .queued)
         )
-        let subscriber = await world.service.forward.subscribe(
+        let subscriber = await world.service.subscriptions.subscribe(
             "com.example.A",
             receivesSessions: false,
             context: world.service.context
@@ -167,7 +168,7 @@ func lines(of file: URL, count: Int) async throws -> [Substring] {
         let payload = try #require(try JSONSerialization.jsonObject(with: Data(outgoing.line.utf8)) as? [String: Any])
         #expect(payload["url"] as? String == "myapp://note/2" && payload["id"] as? String == outgoing.entryID)
         #expect(world.spooled.count == 1, "handed out, not yet written")
-        await world.service.forward.written(outgoing.entryID, context: world.service.context)
+        await world.service.subscriptions.written(outgoing.entryID, context: world.service.context)
         #expect(world.spooled.isEmpty)
     }
 
@@ -198,7 +199,7 @@ func lines(of file: URL, count: Int) async throws -> [Substring] {
         let payloads = try await lines(of: received, count: 1)
         #expect(payloads.count == 1 && payloads[0].contains(#""id": "\#(once.id)""#))
         #expect(world.spooled.map(\.id) == [queued.id])
-        let subscriber = await world.service.forward.subscribe(
+        let subscriber = await world.service.subscriptions.subscribe(
             "com.example.A",
             receivesSessions: false,
             context: world.service.context

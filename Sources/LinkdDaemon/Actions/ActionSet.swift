@@ -51,9 +51,11 @@ struct ActionSet: Sendable {
         ActionKinds(registrations.map { $0.type.settingsType })
     }
 
-    /// The actions the daemon runs beside the server: the `forward` queue's chores, and the sessions it drops at the
-    /// stop.
-    let forward: ForwardAction
+    /// The actions with chores of their own, which the daemon runs beside the server, in the order they are
+    /// registered.
+    let chores: [any ActionChores]
+    /// Where apps' subscribers take their links and sessions.
+    let subscriptions: any AppSubscriptions
     /// The apps' windows, which the apps' interface serves.
     let appWindow: AppWindow
     /// Every action, by its keyword.
@@ -89,7 +91,8 @@ struct ActionSet: Sendable {
         let made = registrations.map { $0.make(setup) }
         byKeyword = Dictionary(uniqueKeysWithValues: made.map { (type(of: $0).keyword, $0) })
         requestServers = made.compactMap { $0 as? any RequestServing }
-        forward = setup.forward
+        chores = made.compactMap { $0 as? any ActionChores }
+        subscriptions = setup.forward
         self.appWindow = appWindow
     }
 }

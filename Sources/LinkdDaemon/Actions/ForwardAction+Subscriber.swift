@@ -76,7 +76,7 @@ extension ForwardAction: RequestServing {
 
     /// `outgoing`'s line as a socket subscriber gets it: with `"platform_data"`, the click's focus
     /// (`activation-token`, `desktop-startup-id`), when it came with one, as the bus's `Link` signal carries it.
-    static func socketLine(_ outgoing: Outgoing) -> [UInt8] {
+    static func socketLine(_ outgoing: SubscriberLine) -> [UInt8] {
         guard !outgoing.platform.isEmpty, case .object(var members)? = try? JSONValue.parse(Array(outgoing.line.utf8))
         else { return Array(outgoing.line.utf8) }
         let platform = outgoing.platform.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }

@@ -5,21 +5,12 @@ import LinkdWire
 
 /// The `forward` action: the link goes to the app's subscriber (a connection that sent `{"op": "subscribe"}`), or
 /// waits in a queue, oldest first, until one subscribes or its time to live passes.
-actor ForwardAction: Action {
+actor ForwardAction: Action, ActionChores, AppSubscriptions {
     typealias Settings = ForwardSettings
-
-    /// One link line for a subscriber.
-    struct Outgoing: Sendable {
-        let entryID: String
-        let line: String
-        /// The click's focus, as platform data (`activation-token`, `desktop-startup-id`); empty for a link that
-        /// came with none, or was replayed.
-        var platform: [String: String] = [:]
-    }
 
     private struct Subscriber: Sendable {
         let id: UInt64
-        let continuation: AsyncStream<Outgoing>.Continuation
+        let continuation: AsyncStream<SubscriberLine>.Continuation
         /// Whether it sent the app's subscriber key (``SubscriberKeys``), so that it may take sessions.
         let receivesSessions: Bool
     }
@@ -70,10 +61,12 @@ actor ForwardAction: Action {
         (chores, choresInput) = AsyncStream.makeStream(of: Chore.self)
     }
 
+    nonisolated var choresName: String { "forward" }
+
     /// Does the action's chores (a queued session's expiry, a dropped session's sign-out) until cancelled. The daemon
     /// runs it beside its server, and cancels it only after its stop has drained: a sign-out still holds the daemon
     /// up (``Activity``), so the stop waits for it.
-    func run(context: ActionContext) async {
+    func runChores(context: ActionContext) async {
         await withDiscardingTaskGroup { group in
             for await chore in chores {
                 switch chore {
@@ -248,7 +241,7 @@ actor ForwardAction: Action {
         }
         handedOut[link.entry.id] = (subscriber.id, app, link)
         subscriber.continuation.yield(
-            Outgoing(entryID: link.entry.id, line: link.line, platform: link.focus?.platformData ?? [:])
+            SubscriberLine(entryID: link.entry.id, line: link.line, platform: link.focus?.platformData ?? [:])
         )
         return true
     }
@@ -259,11 +252,11 @@ actor ForwardAction: Action {
         _ app: String,
         receivesSessions: Bool,
         context: ActionContext
-    ) -> (id: UInt64, stream: AsyncStream<Outgoing>) {
+    ) -> (id: UInt64, stream: AsyncStream<SubscriberLine>) {
         expireQueued(context)
         starter?.subscribed(app)
         nextSubscriberID += 1
-        let (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: SubscriberLine.self)
         subscribers[app, default: []].append(
             Subscriber(id: nextSubscriberID, continuation: continuation, receivesSessions: receivesSessions)
         )
@@ -329,7 +322,7 @@ actor ForwardAction: Action {
     /// The daemon is stopping: the sessions waiting in its memory would be lost with it, so each is dropped now, its
     /// `onExpiry` run (the daemon's stop waits for it), and its link's entry removed, so that no next daemon tells the
     /// person a second time. Queued links stay in the spool for the next daemon.
-    func dropSessions(_ context: ActionContext) {
+    func stopping(context: ActionContext) {
         for (app, links) in queued {
             let kept = links.filter { !$0.holdsDaemon }
             for link in links where link.holdsDaemon {

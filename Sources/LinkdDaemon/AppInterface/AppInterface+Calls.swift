@@ -65,7 +65,7 @@ extension AppInterface {
             return
         }
         let context = service.context
-        let (id, stream) = await service.forward.subscribe(app, receivesSessions: true, context: context)
+        let (id, stream) = await service.subscriptions.subscribe(app, receivesSessions: true, context: context)
         service.activity.hold()  // a subscribed app keeps the daemon up, as a subscribed connection does
         let sender = call.sender
         // Recorded before it is answered (its next call finds it subscribed), and answered before the first link is
@@ -81,7 +81,7 @@ extension AppInterface {
                     Task { await self.unsubscribeAll(sender) }
                     return
                 }
-                if !receipts { await service.forward.written(outgoing.entryID, context: context) }
+                if !receipts { await service.subscriptions.written(outgoing.entryID, context: context) }
             }
         }
         subscriptions.withLock {
@@ -104,7 +104,7 @@ extension AppInterface {
     /// `Received(id)`: the caller, subscribed with receipts, has link or session `id`; it leaves the spool, delivered.
     private func received(_ call: BusCall, id: String) async -> Result<[BusValue], BusError> {
         let mine = subscriptions.withLock { $0[call.sender] ?? [] }.filter(\.receipts).map(\.id)
-        guard await service.forward.received(id, bySubscriberIn: mine, context: service.context) else {
+        guard await service.subscriptions.received(id, bySubscriberIn: mine, context: service.context) else {
             return .failure(
                 BusError(
                     name: "io.linkd.Linkd1.Error.NoSuchLink",
@@ -131,7 +131,7 @@ extension AppInterface {
             // Its last send ends first: the link it carried is then written, or back in the queue, never both.
             subscription.sending.cancel()
             await subscription.sending.value
-            await service.forward.unsubscribe(subscription.app, id: subscription.id, context: service.context)
+            await service.subscriptions.unsubscribe(subscription.app, id: subscription.id, context: service.context)
             service.activity.release()
         }
     }

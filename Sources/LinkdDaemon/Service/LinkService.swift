@@ -24,8 +24,8 @@ actor LinkService {
     nonisolated var log: DaemonLog { context.log }
     nonisolated var activity: Activity { context.activity }
     nonisolated var shutdown: Shutdown { context.shutdown }
-    /// The `forward` action, whose queue's chores the daemon runs beside the server.
-    nonisolated var forward: ForwardAction { actions.forward }
+    /// Where apps' subscribers take their links and sessions (the `forward` action's queue).
+    nonisolated var subscriptions: any AppSubscriptions { actions.subscriptions }
     /// The apps' windows, as a reset asks them and tells them its result.
     nonisolated var appWindow: AppWindow { actions.appWindow }
     /// Where a reset email's PKCE verifier is kept until its link comes back; `nil`: no PKCE reset.
