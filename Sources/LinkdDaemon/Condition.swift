@@ -28,9 +28,11 @@ final class Condition<Value: Sendable>: Sendable {
     func update<Result: Sendable>(_ body: @Sendable (inout Value) -> Result) -> Result {
         let (result, woken) = state.withLock { state -> (Result, [CheckedContinuation<Void, Never>]) in
             let result = body(&state.value)
+            guard !state.waiters.isEmpty else { return (result, []) }
             let ready = state.waiters.filter { $0.value.predicate(state.value) }
             for id in ready.keys { state.waiters.removeValue(forKey: id) }
-            return (result, ready.values.map(\.continuation))
+            // A closure, not a key path: a key path of a generic type is made again, by demangling, at every call.
+            return (result, ready.values.map { $0.continuation })
         }
         for continuation in woken { continuation.resume() }
         return result
