@@ -49,10 +49,10 @@ extension Daemon {
         }
 
         /// The daemon's services, in the order they start (they hear the stop in the reverse order): the program
-        /// supervisor, the actions' chores (the `forward` queue's, whose waiting sessions are dropped at the stop), the association files' refresh, the signals (SIGTERM and
-        /// SIGINT stop, SIGHUP reloads), the configuration's watch (`watch`: inotify, or a comparison of the folders), the
-        /// replay of `replaying` (what a daemon that stopped left in the spool), the apps' interface on the session bus,
-        /// and last the server.
+        /// supervisor, the actions' chores (the `forward` queue's, whose waiting sessions are dropped at the stop), the
+        /// association files' refresh, the signals (SIGTERM and SIGINT stop, SIGHUP reloads), the configuration's
+        /// watch (`watch`: inotify, or a comparison of the folders), the replay of `replaying` (what a daemon that
+        /// stopped left in the spool), the apps' interface on the session bus, and last the server.
         func services(
             server: Server,
             signals: SignalWatch,
