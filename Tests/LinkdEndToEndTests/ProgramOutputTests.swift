@@ -54,10 +54,11 @@ import Testing
 
     /// Three programs each write ten megabytes with no newline, then wait: meanwhile another link is delivered at
     /// once, each program is reaped when it exits (its slot given back), and SIGTERM stops the daemon within its
-    /// bound while they still write.
-    @Test func tenMegabytesWithoutANewlineLeaveTheDaemonResponsive() throws {
-        // Under a sanitizer (several times slower, beside the whole suite) a tenth of the flood: the same path.
-        let bytes = Sanitizer.isActive ? 1_000_000 : 10_000_000
+    /// bound while they still write. Under a sanitizer, beside the whole suite, no bound holds; the two tests above
+    /// take the same reading path there.
+    @Test(.disabled(if: Sanitizer.isActive, Sanitizer.reason))
+    func tenMegabytesWithoutANewlineLeaveTheDaemonResponsive() throws {
+        let bytes = 10_000_000
         let (world, log) = try Self.world(
             "head -c \(bytes) /dev/zero | tr '\\0' C\nsleep 1\nhead -c \(bytes) /dev/zero | tr '\\0' C\n"
         )
