@@ -142,7 +142,7 @@ func lines(of file: URL, count: Int) async throws -> [Substring] {
         }
         #expect(app == "com.example.A" && abs(expires - (entry.accepted + 0.2)) < 0.05)
         // At its time to live the forward action's own loop drops it from the queue and the spool. The wait ends when
-        // it has; its bound is generous because the whole suite shares two cores (and, in CI, a sanitizer).
+        // it has; its bound is generous, as the rest of the suite runs beside it (under a sanitizer too).
         let spool = FileEvents([world.root.appendingPathComponent("spool").path])
         try await world.supervising {
             #expect(await spool.wait(until: .now + .seconds(30)) { world.spooled.isEmpty })
